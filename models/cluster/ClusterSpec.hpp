@@ -1,0 +1,55 @@
+#pragma once
+// Typed description of a GPU cluster: one or more pods (Seren, Kalos), each a set of identical
+// GPU nodes on its own two-level InfiniBand fat tree (leaf and spine switches), plus one
+// storage service that every pod reaches. Presets live in configs/clusters/; their sources and
+// the numbers that are assumptions are documented there.
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+struct FabricSpec {
+  int leaf_radix = 40;           // ports per leaf switch (HDR Quantum QM8700: 40 ports)
+  int spine_radix = 40;          // ports per spine switch
+  double oversubscription = 1.0; // leaf downlink:uplink port ratio (1.0 = non-blocking)
+  int nodes_per_leaf = 0;        // 0: derived from the radix, oversubscription and NICs per node
+  double port_bandwidth_Gbps = 200; // one HDR port
+  double link_latency_us = 1.0;
+};
+
+struct PodSpec {
+  std::string name;
+  int nodes = 0;
+  int gpus_per_node = 8;
+  int cpus_per_node = 128;
+  std::string gpu_model = "A100-SXM4-80GB";
+  double nvlink_bandwidth_GBps = 300; // per GPU, each way, through NVSwitch
+  int compute_nics = 1;               // IB NICs per node toward the compute fabric
+  int storage_nics = 0;               // dedicated storage NICs (0: storage shares the compute NICs)
+  double nic_bandwidth_Gbps = 200;    // per NIC
+  FabricSpec fabric;
+};
+
+struct StorageSpec {
+  double bandwidth_GBps = 588;  // aggregate service bandwidth
+  double latency_us = 10;
+};
+
+struct ClusterSpec {
+  std::string name;
+  std::vector<PodSpec> pods;
+  StorageSpec storage;
+
+  int total_nodes() const;
+  int total_gpus() const;
+};
+
+// Nodes per leaf switch implied by a fabric and the compute NICs of a node:
+// the leaf's downlink ports (radix * o / (1 + o)) divided by the NICs per node, unless
+// nodes_per_leaf is given explicitly.
+int derived_nodes_per_leaf(const PodSpec& pod);
+// Uplink ports of one leaf (radix minus the ports used toward nodes). Each uplink goes to a
+// distinct spine, so this is also the spine count of the pod.
+int derived_uplinks_per_leaf(const PodSpec& pod);
+
+} // namespace acmesim

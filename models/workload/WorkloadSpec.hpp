@@ -1,0 +1,49 @@
+#pragma once
+// Typed description of where a run's jobs come from: a trace file or the synthetic generator.
+#include "models/workload/Job.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+enum class BadRowPolicy { Error, Skip };
+
+// A value/CDF table: cdf[i] = P(X <= values[i]); values strictly increasing, cdf
+// non-decreasing in (0, 1] and ending at 1.
+struct EmpiricalSpec {
+  std::vector<double> values;
+  std::vector<double> cdf;
+};
+
+struct SyntheticTypeSpec {
+  JobType type = JobType::Other;
+  double arrivals_per_hour = 0;   // Poisson arrival rate of this type
+  EmpiricalSpec gpus;             // discrete: a draw is one of `values` (0 = CPU-only job)
+  EmpiricalSpec duration_s;       // continuous: log-linear interpolation between points
+  // Share of each final state (index = JobState), summing to 1. Default: all COMPLETED.
+  std::array<double, 5> state_shares{1, 0, 0, 0, 0};
+  int cpus_per_gpu = 16; // Acme nodes: 128 CPUs for 8 GPUs (NSDI'24 §3.3, "16 CPUs per GPU")
+  int cpus_if_cpu_only = 4;
+};
+
+struct SyntheticSpec {
+  double days = 3;   // length of the arrival window
+  int users = 100;   // synthetic user names u0..u<users-1>, drawn uniformly
+  std::vector<SyntheticTypeSpec> types;
+};
+
+struct TraceSpec {
+  std::string path;   // as resolved (relative paths are relative to the scenario file)
+  std::string format = "acme";
+  BadRowPolicy on_bad_row = BadRowPolicy::Error;
+};
+
+struct WorkloadSpec {
+  std::optional<TraceSpec> trace;         // exactly one of trace and synthetic is set
+  std::optional<SyntheticSpec> synthetic;
+};
+
+} // namespace acmesim
