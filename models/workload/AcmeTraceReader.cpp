@@ -1,0 +1,425 @@
+#include "models/workload/AcmeTraceReader.hpp"
+
+#include "models/common/InputError.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+namespace acmesim {
+
+namespace {
+
+// More diagnostics than this only bury the first ones; the rest are summarised in one line.
+constexpr std::size_t MAX_SHOWN_DIAGNOSTICS = 50;
+// Real-world UTC offsets span -12:00..+14:00; anything larger is a typo, not a zone.
+constexpr int MAX_OFFSET_MINUTES = 14 * 60;
+constexpr std::string_view TIMESTAMP_EXPECTED = "expected a timestamp like 2023-03-01 00:18:22+08:00";
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim(std::string_view s)
+{
+  const std::size_t first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos)
+    return {};
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+// Reads exactly `n` digits at `pos`: shorter or longer digit runs make a malformed field.
+bool take_digits(std::string_view s, std::size_t& pos, std::size_t n, int& out)
+{
+  if (pos + n > s.size() || !std::all_of(s.begin() + pos, s.begin() + pos + n, is_digit))
+    return false;
+  out = 0;
+  for (const std::size_t end = pos + n; pos < end; ++pos)
+    out = out * 10 + (s[pos] - '0');
+  return true;
+}
+
+bool take_char(std::string_view s, std::size_t& pos, char c)
+{
+  if (pos >= s.size() || s[pos] != c)
+    return false;
+  ++pos;
+  return true;
+}
+
+// "", "Z", "+08:00", "+0800" or "+08" ending the text, to seconds east of UTC ("" is UTC).
+std::optional<int> parse_utc_offset(std::string_view s, std::size_t pos)
+{
+  if (pos == s.size() || (s[pos] == 'Z' && pos + 1 == s.size()))
+    return 0;
+  if (s[pos] != '+' && s[pos] != '-')
+    return std::nullopt;
+  const int sign = s[pos++] == '-' ? -1 : 1;
+  int hours = 0;
+  int minutes = 0;
+  if (!take_digits(s, pos, 2, hours))
+    return std::nullopt;
+  if (pos < s.size()) {
+    take_char(s, pos, ':');
+    if (!take_digits(s, pos, 2, minutes))
+      return std::nullopt;
+  }
+  if (pos != s.size() || minutes > 59 || hours * 60 + minutes > MAX_OFFSET_MINUTES)
+    return std::nullopt;
+  return sign * (hours * 3600 + minutes * 60);
+}
+
+// Non-negative integer. "8.0" is accepted because pandas writes integer columns holding a
+// missing value as floats.
+std::optional<int> parse_count(std::string_view s)
+{
+  int value = 0;
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, value);
+  if (ec != std::errc{} || ptr == s.data() || value < 0)
+    return std::nullopt;
+  if (ptr != end && (*ptr != '.' || ptr + 1 == end || !std::all_of(ptr + 1, end, [](char c) { return c == '0'; })))
+    return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_seconds(std::string_view s)
+{
+  double value = 0;
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, value);
+  if (ec != std::errc{} || ptr != end || !std::isfinite(value) || value < 0)
+    return std::nullopt;
+  return value;
+}
+
+// Splits one physical line into `fields`, which view into `line`, except quoted fields: those
+// are unescaped into `scratch`, reserved to the line length so that it never reallocates and
+// earlier views stay valid. Returns what is wrong with the line, or an empty view.
+// Quoted fields cannot span lines: the trace has none, and physical line numbers stay exact.
+std::string_view split_csv_line(std::string_view line, std::vector<std::string_view>& fields, std::string& scratch)
+{
+  fields.clear();
+  scratch.clear();
+  scratch.reserve(line.size());
+  for (std::size_t pos = 0;;) {
+    const std::size_t first = std::min(line.find_first_not_of(" \t", pos), line.size());
+    if (first == line.size() || line[first] != '"') {
+      const std::size_t comma = std::min(line.find(',', pos), line.size());
+      fields.push_back(trim(line.substr(pos, comma - pos)));
+      if (comma == line.size())
+        return {};
+      pos = comma + 1;
+      continue;
+    }
+    const std::size_t start = scratch.size();
+    for (pos = first + 1;;) {
+      const std::size_t quote = line.find('"', pos);
+      if (quote == std::string_view::npos)
+        return "expected a closing '\"' before the end of the line";
+      scratch.append(line.substr(pos, quote - pos));
+      pos = quote + 1;
+      if (pos == line.size() || line[pos] != '"')
+        break;
+      scratch.push_back('"'); // "" inside quotes
+      ++pos;
+    }
+    fields.push_back(std::string_view(scratch).substr(start));
+    pos = std::min(line.find_first_not_of(" \t", pos), line.size());
+    if (pos == line.size())
+      return {};
+    if (line[pos] != ',')
+      return "expected ',' after a closing '\"'";
+    ++pos;
+  }
+}
+
+enum Col : std::size_t { JobIdCol, UserCol, NodeNumCol, GpuNumCol, CpuNumCol, TypeCol, StateCol,
+                         SubmitTimeCol, StartTimeCol, EndTimeCol, DurationCol, COLUMN_COUNT };
+constexpr std::array<std::string_view, COLUMN_COUNT> COLUMN_NAMES{
+    "job_id", "user", "node_num", "gpu_num", "cpu_num", "type", "state", "submit_time", "start_time", "end_time",
+    "duration"};
+constexpr std::size_t ABSENT = std::numeric_limits<std::size_t>::max();
+
+struct Columns {
+  std::array<std::size_t, COLUMN_COUNT> index{};
+  std::size_t field_count = 0;
+};
+
+std::string line_where(const std::string& source, std::size_t line_no)
+{
+  return source + ":" + std::to_string(line_no);
+}
+
+Columns find_columns(const std::vector<std::string_view>& header, const std::string& source, std::size_t line_no)
+{
+  Columns cols;
+  cols.index.fill(ABSENT);
+  cols.field_count = header.size();
+  std::string found;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    found += (i == 0 ? "" : ", ") + std::string(header[i]);
+    for (std::size_t c = 0; c < COLUMN_COUNT; ++c)
+      if (header[i] == COLUMN_NAMES[c] && cols.index[c] == ABSENT)
+        cols.index[c] = i;
+  }
+  auto has = [&](Col c) { return cols.index[c] != ABSENT; };
+  const std::string suffix = " (found columns: " + found + ")";
+  DiagnosticList problems;
+  for (Col c : {JobIdCol, GpuNumCol, TypeCol, StateCol, SubmitTimeCol})
+    if (!has(c))
+      problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "", "missing required column" + suffix);
+  if (!has(DurationCol) && !(has(StartTimeCol) && has(EndTimeCol)))
+    problems.add(line_where(source, line_no), "duration", "",
+                 "missing column: need duration, or both start_time and end_time" + suffix);
+  problems.throw_if_any();
+  return cols;
+}
+
+// Turns split data rows into Jobs. Every bad field of a row is reported, not just the first,
+// so that a user can fix the row in one pass; only the first diagnostics are kept, all counted.
+class RowParser {
+public:
+  RowParser(const Columns& cols, const std::string& source)
+      : cols_(cols), source_(source), type_expected_("expected one of " + job_type_names()),
+        state_expected_("expected one of " + job_state_names())
+  {
+  }
+
+  std::size_t bad_rows() const { return bad_rows_; }
+
+  // For a line that could not even be split into fields.
+  void reject_line(std::size_t line_no, std::string_view message)
+  {
+    line_no_ = line_no;
+    bad("", "", message);
+    ++bad_rows_;
+  }
+
+  void throw_if_any() const
+  {
+    DiagnosticList all = shown_;
+    if (problems_ > shown_.size())
+      all.add(source_, "", "",
+              std::to_string(problems_ - shown_.size()) + " more problems not shown (" + std::to_string(bad_rows_) +
+                  " bad rows in total)");
+    all.throw_if_any();
+  }
+
+  // False (and the row counted as bad) if the row is bad.
+  bool parse(const std::vector<std::string_view>& fields, std::size_t line_no, Job& job)
+  {
+    fields_ = &fields;
+    line_no_ = line_no;
+    ok_ = true;
+    if (fields.size() != cols_.field_count) {
+      reject_line(line_no, "expected " + std::to_string(cols_.field_count) + " fields as in the header, found " +
+                               std::to_string(fields.size()));
+      return false;
+    }
+    if (get(JobIdCol).empty())
+      bad(JobIdCol, "expected a non-empty job id");
+    job.gpus = count(GpuNumCol, true);
+    job.trace_nodes = count(NodeNumCol, false);
+    job.cpus = count(CpuNumCol, false);
+    job.type = take(TypeCol, parse_job_type, type_expected_);
+    job.final_state = take(StateCol, parse_job_state, state_expected_);
+    job.submit_s = take(SubmitTimeCol, parse_timestamp, TIMESTAMP_EXPECTED);
+    job.duration_s = duration();
+    if (!ok_) {
+      ++bad_rows_;
+      return false;
+    }
+    job.name.assign(get(JobIdCol)); // strings last: bad rows cost no allocation
+    job.user.assign(get(UserCol));
+    return true;
+  }
+
+private:
+  // Absent columns read as empty cells, so optional columns and empty cells share one path.
+  std::string_view get(Col c) const
+  {
+    return cols_.index[c] == ABSENT ? std::string_view{} : (*fields_)[cols_.index[c]];
+  }
+
+  void bad(std::string_view key, std::string_view value, std::string_view message)
+  {
+    ok_ = false;
+    if (++problems_ <= MAX_SHOWN_DIAGNOSTICS)
+      shown_.add(line_where(source_, line_no_), std::string(key), std::string(value), std::string(message));
+  }
+  void bad(Col c, std::string_view message) { bad(COLUMN_NAMES[c], get(c), message); }
+
+  // The parsed cell, or (after reporting it) a default value when `parse` rejects it.
+  template <class T> T take(Col c, std::optional<T> (*parse_cell)(std::string_view), std::string_view message)
+  {
+    const auto value = parse_cell(get(c));
+    if (!value)
+      bad(c, message);
+    return value.value_or(T{});
+  }
+
+  int count(Col c, bool required)
+  {
+    return get(c).empty() && !required ? 0 : take(c, parse_count, "expected a non-negative integer");
+  }
+
+  // The recorded duration if there is one, else end - start. A job cancelled while pending
+  // never started: no start time, and it ran for 0 s.
+  double duration()
+  {
+    if (!get(DurationCol).empty())
+      return take(DurationCol, parse_seconds, "expected a non-negative number of seconds");
+    if (get(StartTimeCol).empty())
+      return 0;
+    const auto start = parse_timestamp(get(StartTimeCol));
+    const auto end = parse_timestamp(get(EndTimeCol));
+    if (!start)
+      bad(StartTimeCol, TIMESTAMP_EXPECTED);
+    if (!end)
+      bad(EndTimeCol, TIMESTAMP_EXPECTED);
+    else if (start && *end < *start)
+      bad(EndTimeCol, "expected an end_time not before start_time " + std::string(get(StartTimeCol)));
+    return start && end && *end >= *start ? *end - *start : 0.0;
+  }
+
+  const Columns& cols_;
+  const std::string& source_;
+  const std::string type_expected_;
+  const std::string state_expected_;
+  const std::vector<std::string_view>* fields_ = nullptr;
+  std::size_t line_no_ = 0;
+  bool ok_ = true;
+  DiagnosticList shown_;
+  std::size_t problems_ = 0;
+  std::size_t bad_rows_ = 0;
+};
+
+bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+
+// Reads the next physical line without its line ending; false at the end of the input.
+bool next_line(std::istream& in, std::string& line, std::size_t& line_no)
+{
+  if (!std::getline(in, line))
+    return false;
+  ++line_no;
+  if (!line.empty() && line.back() == '\r')
+    line.pop_back();
+  return true;
+}
+
+void throw_if_read_error(const std::istream& in, const std::string& source)
+{
+  if (in.bad())
+    throw InputError(Diagnostic{source, "", "", "read error"});
+}
+
+// `size_hint` is the input size in bytes if known (0 if not), used to reserve the job vector.
+Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint)
+{
+  Workload workload;
+  workload.source = source;
+  std::string line;
+  std::size_t line_no = 0;
+  bool have_header = false;
+  while (!have_header && next_line(in, line, line_no))
+    have_header = !is_blank(line);
+  throw_if_read_error(in, source);
+  if (!have_header)
+    throw InputError(Diagnostic{source, "", "", "empty file, expected a header line"});
+
+  std::string_view header = line;
+  if (header.starts_with("\xEF\xBB\xBF")) // spreadsheet tools like to add a UTF-8 BOM
+    header.remove_prefix(3);
+  std::vector<std::string_view> fields;
+  std::string scratch;
+  if (const auto problem = split_csv_line(header, fields, scratch); !problem.empty())
+    throw InputError(Diagnostic{line_where(source, line_no), "", "", "malformed header: " + std::string(problem)});
+  const Columns cols = find_columns(fields, source, line_no);
+
+  RowParser parser(cols, source);
+  while (next_line(in, line, line_no)) {
+    if (is_blank(line))
+      continue;
+    if (size_hint > 0 && workload.jobs.capacity() == 0) {
+      // Rows of one trace have similar lengths, so the first one predicts the row count.
+      const std::uintmax_t row_bytes = std::max<std::uintmax_t>(line.size() + 1, 32);
+      workload.jobs.reserve(static_cast<std::size_t>(size_hint / row_bytes + 16));
+    }
+    Job job;
+    if (const auto problem = split_csv_line(line, fields, scratch); !problem.empty())
+      parser.reject_line(line_no, problem);
+    else if (parser.parse(fields, line_no, job))
+      workload.jobs.push_back(std::move(job));
+  }
+  throw_if_read_error(in, source);
+
+  if (on_bad_row == BadRowPolicy::Error)
+    parser.throw_if_any();
+  workload.skipped_rows = parser.bad_rows();
+  normalise_workload(workload);
+  return workload;
+}
+
+} // namespace
+
+std::optional<double> parse_timestamp(std::string_view text)
+{
+  text = trim(text);
+  std::size_t pos = 0;
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!take_digits(text, pos, 4, year) || !take_char(text, pos, '-') || !take_digits(text, pos, 2, month) ||
+      !take_char(text, pos, '-') || !take_digits(text, pos, 2, day) ||
+      !(take_char(text, pos, ' ') || take_char(text, pos, 'T')) || !take_digits(text, pos, 2, hour) ||
+      !take_char(text, pos, ':') || !take_digits(text, pos, 2, minute) || !take_char(text, pos, ':') ||
+      !take_digits(text, pos, 2, second))
+    return std::nullopt;
+  // No leap seconds: the trace has none and sys_days cannot represent them.
+  if (hour > 23 || minute > 59 || second > 59)
+    return std::nullopt;
+
+  double fraction = 0;
+  if (take_char(text, pos, '.')) {
+    const std::size_t first = pos;
+    for (double scale = 0.1; pos < text.size() && is_digit(text[pos]); ++pos, scale /= 10)
+      fraction += (text[pos] - '0') * scale;
+    if (pos == first)
+      return std::nullopt;
+  }
+  const auto offset = parse_utc_offset(text, pos);
+  const std::chrono::year_month_day date{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+                                         std::chrono::day{static_cast<unsigned>(day)}};
+  if (!offset || !date.ok())
+    return std::nullopt;
+  const auto days = std::chrono::sys_days{date}.time_since_epoch().count();
+  return static_cast<double>(days) * 86400.0 + (hour * 3600 + minute * 60 + second - *offset) + fraction;
+}
+
+Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
+{
+  return read_trace(in, source_name, on_bad_row, 0);
+}
+
+Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row)
+{
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(Diagnostic{path, "", "", "cannot open file (it is a directory)"});
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+
+  // A larger buffer than the default 8 KiB cuts the time spent refilling it.
+  std::vector<char> buffer(std::size_t{1} << 20);
+  std::ifstream in;
+  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  // Binary mode: the reader strips '\r' itself, the same way for files and streams.
+  in.open(path, std::ios::binary);
+  if (!in)
+    throw InputError(Diagnostic{path, "", "", "cannot open file"});
+  return read_trace(in, path, on_bad_row, ec ? 0 : size);
+}
+
+} // namespace acmesim

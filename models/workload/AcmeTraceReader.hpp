@@ -12,16 +12,23 @@
 
 namespace acmesim {
 
-// Parses "2023-03-01 00:18:22+08:00" (also with 'T', a 'Z' or '+0800' offset, fractional
-// seconds, or no offset, which means UTC) into seconds since the Unix epoch.
-// std::nullopt if the text is not such a timestamp.
+// Parses "2023-03-01 00:18:22+08:00" (also with 'T', a 'Z', '+0800' or '+08' offset, fractional
+// seconds, or no offset, which means UTC) into seconds since the Unix epoch. std::nullopt if the
+// text is not such a timestamp: impossible dates (Feb 30), leap seconds and offsets beyond
+// ±14:00 are rejected rather than normalised, since in a trace they mean corrupt data.
 std::optional<double> parse_timestamp(std::string_view text);
 
-// Reads a whole trace. Bad rows are InputErrors naming file, line, column and value; with
-// BadRowPolicy::Skip they are skipped and counted in Workload::skipped_rows instead.
-// `source_name` is used in messages (normally the path). The result is normalised
-// (sorted by submission, time 0 = first submission, dense ids).
+// Reads a whole trace. Every bad row of the input is reported in one InputError (the first 50
+// problems, each naming "<source_name>:<line>", column and value, plus a count of the rest);
+// with BadRowPolicy::Skip bad rows are skipped and counted in Workload::skipped_rows instead.
+// A missing required column (job_id, gpu_num, type, state, submit_time, and duration or
+// start_time + end_time) or an empty input is always an error. Blank lines are ignored; an
+// empty optional cell (user, node_num, cpu_num) reads as ""/0; an empty duration falls back to
+// end_time - start_time, and to 0 without a start_time (cancelled while pending). Quoted CSV
+// fields may not span lines. The result is normalised (sorted by submission, time 0 = first
+// submission, dense ids).
 Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row);
+// As above with source_name = path; a file that cannot be opened is an InputError too.
 Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row);
 
 } // namespace acmesim

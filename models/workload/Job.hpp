@@ -32,7 +32,7 @@ using JobId = std::uint32_t; // dense index into Workload::jobs, in submission o
 
 struct Job {
   JobId id = 0;
-  std::string name; // identifier from the source (trace job_id), or "syn-<n>"
+  std::string name; // identifier from the source (trace job_id), or "<Type>-<k>" when generated
   std::string user;
   JobType type = JobType::Other;
   int gpus = 0;        // 0 = CPU-only job: never takes GPUs

@@ -12,7 +12,7 @@ namespace acmesim {
 enum class BadRowPolicy { Error, Skip };
 
 // A value/CDF table: cdf[i] = P(X <= values[i]); values strictly increasing, cdf
-// non-decreasing in (0, 1] and ending at 1.
+// non-decreasing in [0, 1] and ending at 1.
 struct EmpiricalSpec {
   std::vector<double> values;
   std::vector<double> cdf;
