@@ -1,0 +1,42 @@
+#include "models/cluster/ClusterSpec.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace acmesim {
+
+int ClusterSpec::total_nodes() const
+{
+  int total = 0;
+  for (const auto& pod : pods)
+    total += pod.nodes;
+  return total;
+}
+
+int ClusterSpec::total_gpus() const
+{
+  int total = 0;
+  for (const auto& pod : pods)
+    total += pod.nodes * pod.gpus_per_node;
+  return total;
+}
+
+int derived_nodes_per_leaf(const PodSpec& pod)
+{
+  const FabricSpec& fabric = pod.fabric;
+  if (fabric.nodes_per_leaf > 0)
+    return fabric.nodes_per_leaf;
+  // A leaf with oversubscription o splits its radix as o downlinks for each uplink. The epsilon keeps ratios
+  // that are exact in decimal (e.g. 40 * 1.5 / 2.5 = 24) from rounding down to the port below.
+  const double o = std::max(fabric.oversubscription, 0.0);
+  const int downlinks = static_cast<int>(std::floor(fabric.leaf_radix * o / (1.0 + o) + 1e-9));
+  // Invalid NIC counts are reported by the Topology; here they must only not divide by zero.
+  return std::max(1, downlinks / std::max(1, pod.compute_nics));
+}
+
+int derived_uplinks_per_leaf(const PodSpec& pod)
+{
+  return std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * pod.compute_nics);
+}
+
+} // namespace acmesim

@@ -1,0 +1,212 @@
+#include "models/cluster/Topology.hpp"
+
+#include "models/common/InputError.hpp"
+
+#include <deque>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace acmesim {
+
+namespace {
+
+constexpr double kGbpsToBytesPerSecond = 1e9 / 8;
+
+std::string format_number(double value)
+{
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Spine ports one pod needs: one per leaf, plus one toward storage when storage hangs off the spines.
+int spine_ports_needed(const PodSpec& pod, int leaves) { return leaves + (pod.storage_nics == 0 ? 1 : 0); }
+
+// Reports every problem of the spec at once, so a user fixes a scenario in one pass.
+void validate(const ClusterSpec& spec)
+{
+  DiagnosticList problems;
+  auto report = [&problems](const std::string& key, const std::string& value, const std::string& message) {
+    problems.add("cluster", key, value, message);
+  };
+  if (spec.pods.empty())
+    report("cluster.pods", "", "a cluster needs at least one pod");
+  if (!(spec.storage.bandwidth_GBps > 0))
+    report("cluster.storage.bandwidth_GBps", format_number(spec.storage.bandwidth_GBps), "must be > 0");
+  if (!(spec.storage.latency_us >= 0))
+    report("cluster.storage.latency_us", format_number(spec.storage.latency_us), "must be >= 0");
+
+  std::set<std::string> names;
+  for (std::size_t p = 0; p < spec.pods.size(); ++p) {
+    const PodSpec& pod = spec.pods[p];
+    const std::string prefix = "cluster.pods." + std::to_string(p) + ".";
+    const FabricSpec& fabric = pod.fabric;
+    // Pod names prefix every switch, node and link name of the platform: they must tell pods apart.
+    if (pod.name.empty())
+      report(prefix + "name", "", "a pod needs a name");
+    else if (!names.insert(pod.name).second)
+      report(prefix + "name", pod.name, "another pod already has this name");
+    bool shape_ok = true; // whether the leaf and spine counts below can be computed
+    auto require = [&](bool ok, const std::string& key, const std::string& value, const std::string& message) {
+      if (!ok) {
+        report(prefix + key, value, message);
+        shape_ok = false;
+      }
+    };
+    require(pod.nodes >= 1, "nodes", std::to_string(pod.nodes), "a pod needs at least 1 node");
+    require(pod.gpus_per_node >= 1, "gpus_per_node", std::to_string(pod.gpus_per_node), "must be >= 1");
+    require(pod.compute_nics >= 1, "compute_nics", std::to_string(pod.compute_nics),
+            "a node needs at least 1 compute NIC to join the fabric");
+    require(pod.storage_nics >= 0, "storage_nics", std::to_string(pod.storage_nics), "must be >= 0");
+    require(pod.nic_bandwidth_Gbps > 0, "nic_bandwidth_Gbps", format_number(pod.nic_bandwidth_Gbps), "must be > 0");
+    require(fabric.port_bandwidth_Gbps > 0, "fabric.port_bandwidth_Gbps", format_number(fabric.port_bandwidth_Gbps),
+            "must be > 0");
+    require(fabric.link_latency_us >= 0, "fabric.link_latency_us", format_number(fabric.link_latency_us),
+            "must be >= 0");
+    require(fabric.oversubscription > 0, "fabric.oversubscription", format_number(fabric.oversubscription),
+            "must be > 0 (downlink ports per uplink port of a leaf)");
+    require(fabric.nodes_per_leaf >= 0, "fabric.nodes_per_leaf", std::to_string(fabric.nodes_per_leaf),
+            "must be >= 0 (0 derives it from the leaf radix)");
+    if (!shape_ok)
+      continue;
+    if (fabric.leaf_radix < pod.compute_nics + 1) {
+      report(prefix + "fabric.leaf_radix", std::to_string(fabric.leaf_radix),
+             "a leaf switch needs a port per compute NIC of one node (" + std::to_string(pod.compute_nics) +
+                 ") plus one uplink: leaf_radix must be >= " + std::to_string(pod.compute_nics + 1));
+      continue;
+    }
+    const int nodes_per_leaf = derived_nodes_per_leaf(pod);
+    if (nodes_per_leaf * pod.compute_nics > fabric.leaf_radix - 1) {
+      const bool given = fabric.nodes_per_leaf > 0;
+      report(prefix + (given ? "fabric.nodes_per_leaf" : "fabric.oversubscription"),
+             given ? std::to_string(fabric.nodes_per_leaf) : format_number(fabric.oversubscription),
+             std::to_string(nodes_per_leaf) + " nodes of " + std::to_string(pod.compute_nics) +
+                 " NICs leave no uplink on a " + std::to_string(fabric.leaf_radix) + "-port leaf: at most " +
+                 std::to_string((fabric.leaf_radix - 1) / pod.compute_nics) + " nodes per leaf");
+      continue;
+    }
+    const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
+    const int needed = spine_ports_needed(pod, leaves);
+    if (needed > fabric.spine_radix) {
+      // Every spine has a cable to every leaf: the radix bounds the leaf count of a two-level tree.
+      std::string message = "pod '" + pod.name + "' has " + std::to_string(leaves) + " leaf switches (" +
+                            std::to_string(nodes_per_leaf) + " nodes each)";
+      if (pod.storage_nics == 0)
+        message += " and storage on the spines";
+      message += ": a two-level tree needs spines of at least " + std::to_string(needed) +
+                 " ports, so spine_radix >= " + std::to_string(needed);
+      report(prefix + "fabric.spine_radix", std::to_string(fabric.spine_radix), message);
+    }
+  }
+  problems.throw_if_any();
+}
+
+} // namespace
+
+Topology::Topology(const ClusterSpec& spec) : spec_(spec)
+{
+  validate(spec_);
+  storage_vertex_ = boost::add_vertex(TopologyVertex{VertexKind::Storage, "storage", -1, 0}, graph_);
+
+  for (std::size_t p = 0; p < spec_.pods.size(); ++p) {
+    const PodSpec& pod = spec_.pods[p];
+    const int pod_index = static_cast<int>(p);
+    const int nodes_per_leaf = derived_nodes_per_leaf(pod);
+    const int spines = derived_uplinks_per_leaf(pod);
+    const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
+    const double latency_s = pod.fabric.link_latency_us * 1e-6;
+    const double node_bandwidth = pod.compute_nics * pod.nic_bandwidth_Gbps * kGbpsToBytesPerSecond;
+    const double port_bandwidth = pod.fabric.port_bandwidth_Gbps * kGbpsToBytesPerSecond;
+    const double storage_bandwidth = pod.storage_nics * pod.nic_bandwidth_Gbps * kGbpsToBytesPerSecond;
+
+    const auto first_leaf = static_cast<LeafId>(leaf_vertex_.size());
+    leaves_of_pod_.emplace_back();
+    for (int j = 0; j < leaves; ++j) {
+      const LeafId leaf = first_leaf + static_cast<LeafId>(j);
+      leaf_vertex_.push_back(boost::add_vertex(
+          TopologyVertex{VertexKind::Leaf, pod.name + "-leaf" + std::to_string(j), pod_index, leaf}, graph_));
+      pod_of_leaf_.push_back(pod_index);
+      nodes_of_leaf_.emplace_back();
+      leaves_of_pod_.back().push_back(leaf);
+    }
+
+    auto& spine_vertices = spines_of_pod_.emplace_back();
+    for (int k = 0; k < spines; ++k)
+      spine_vertices.push_back(boost::add_vertex(TopologyVertex{VertexKind::Spine,
+                                                                pod.name + "-spine" + std::to_string(k), pod_index,
+                                                                static_cast<std::uint32_t>(k)},
+                                                 graph_));
+    spine_count_ += spine_vertices.size();
+
+    // Folded Clos: every leaf has one cable to every spine.
+    for (int j = 0; j < leaves; ++j)
+      for (int k = 0; k < spines; ++k)
+        boost::add_edge(leaf_vertex_[first_leaf + static_cast<LeafId>(j)], spine_vertices[k],
+                        TopologyEdge{port_bandwidth, latency_s,
+                                     pod.name + "-leaf" + std::to_string(j) + "-spine" + std::to_string(k)},
+                        graph_);
+
+    first_node_of_pod_.push_back(static_cast<NodeId>(node_vertex_.size()));
+    for (int i = 0; i < pod.nodes; ++i) {
+      const auto node = static_cast<NodeId>(node_vertex_.size());
+      const int local_leaf = i / nodes_per_leaf;
+      const LeafId leaf = first_leaf + static_cast<LeafId>(local_leaf);
+      const std::string name = pod.name + "-n" + std::to_string(i);
+      const auto v = boost::add_vertex(TopologyVertex{VertexKind::Node, name, pod_index, node}, graph_);
+      node_vertex_.push_back(v);
+      pod_of_node_.push_back(pod_index);
+      leaf_of_node_.push_back(leaf);
+      nodes_of_leaf_[leaf].push_back(node);
+      // All compute NICs of a node land on the same leaf: one cable of their summed bandwidth.
+      boost::add_edge(v, leaf_vertex_[leaf],
+                      TopologyEdge{node_bandwidth, latency_s, name + "-leaf" + std::to_string(local_leaf)}, graph_);
+      if (pod.storage_nics > 0)
+        boost::add_edge(v, storage_vertex_, TopologyEdge{storage_bandwidth, latency_s, name + "-storage"}, graph_);
+    }
+    // Without storage NICs, storage traffic leaves through the compute NIC and the spines.
+    if (pod.storage_nics == 0)
+      for (int k = 0; k < spines; ++k)
+        boost::add_edge(spine_vertices[k], storage_vertex_,
+                        TopologyEdge{port_bandwidth, latency_s, pod.name + "-spine" + std::to_string(k) + "-storage"},
+                        graph_);
+    total_gpus_ += pod.nodes * pod.gpus_per_node;
+  }
+  hop_cache_.resize(node_vertex_.size());
+}
+
+int Topology::hop_distance(NodeId a, NodeId b) const
+{
+  if (a >= node_count() || b >= node_count())
+    throw std::out_of_range("Topology::hop_distance: node " + std::to_string(a >= node_count() ? a : b) +
+                            " out of range (" + std::to_string(node_count()) + " nodes)");
+  if (a == b)
+    return 0;
+  if (hop_cache_[b].size() == node_count()) // distances are symmetric: reuse a search from b
+    return hop_cache_[b][a];
+  auto& row = hop_cache_[a];
+  if (row.empty()) {
+    std::vector<int> distance(boost::num_vertices(graph_), -1);
+    std::deque<TopologyGraph::vertex_descriptor> frontier{node_vertex_[a]};
+    distance[node_vertex_[a]] = 0;
+    while (!frontier.empty()) {
+      const auto v = frontier.front();
+      frontier.pop_front();
+      for (auto [it, end] = boost::adjacent_vertices(v, graph_); it != end; ++it) {
+        // The storage service is not a compute path: pods only meet there.
+        if (distance[*it] >= 0 || graph_[*it].kind == VertexKind::Storage)
+          continue;
+        distance[*it] = distance[v] + 1;
+        frontier.push_back(*it);
+      }
+    }
+    row.resize(node_count());
+    for (std::size_t n = 0; n < node_count(); ++n)
+      row[n] = distance[node_vertex_[n]];
+  }
+  return row[b];
+}
+
+} // namespace acmesim

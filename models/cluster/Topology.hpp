@@ -55,11 +55,17 @@ public:
   const std::string& node_name(NodeId node) const { return graph_[node_vertex_[node]].name; }
 
   TopologyGraph::vertex_descriptor node_vertex(NodeId node) const { return node_vertex_[node]; }
+  TopologyGraph::vertex_descriptor leaf_vertex(LeafId leaf) const { return leaf_vertex_[leaf]; }
   TopologyGraph::vertex_descriptor storage_vertex() const { return storage_vertex_; }
+  // Spine switches of one pod, by spine index.
+  const std::vector<TopologyGraph::vertex_descriptor>& spine_vertices(int pod) const { return spines_of_pod_[pod]; }
+  // Nodes of a pod are NodeIds first_node_of_pod(p) .. first_node_of_pod(p) + spec().pods[p].nodes - 1.
+  NodeId first_node_of_pod(int pod) const { return first_node_of_pod_[pod]; }
 
   // Switch-to-switch and node-to-switch cables on the shortest path between two nodes over
   // the compute fabric (0 same node, 2 same leaf, 4 across spines); -1 when no compute path
-  // exists (nodes in different pods). Computed by breadth-first search on the graph.
+  // exists (nodes in different pods). Computed by breadth-first search on the graph, never through the
+  // storage vertex; the search from each source node is cached on first use, so this is not thread-safe.
   int hop_distance(NodeId a, NodeId b) const;
 
 private:
@@ -75,6 +81,9 @@ private:
   std::vector<int> pod_of_leaf_;
   std::vector<std::vector<NodeId>> nodes_of_leaf_;
   std::vector<std::vector<LeafId>> leaves_of_pod_;
+  std::vector<std::vector<TopologyGraph::vertex_descriptor>> spines_of_pod_;
+  std::vector<NodeId> first_node_of_pod_;
+  mutable std::vector<std::vector<int>> hop_cache_; // [source NodeId][NodeId], filled lazily
 };
 
 } // namespace acmesim

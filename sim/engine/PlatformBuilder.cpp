@@ -1,0 +1,198 @@
+#include "sim/engine/PlatformBuilder.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace acmesim {
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::routing::NetPoint;
+
+namespace {
+
+using Vertex = TopologyGraph::vertex_descriptor;
+
+constexpr double kNodeSpeedFlops = 1e12; // nominal: jobs are timed by the scheduler, not by flops
+
+// SimGrid objects of one pod, and the links of its cables indexed by what they connect.
+struct PodPlatform {
+  sg4::NetZone* zone = nullptr;
+  NetPoint* storage_gateway = nullptr;
+  std::vector<sg4::Link*> leaf_spine;    // [local leaf * spines + spine]
+  std::vector<sg4::Link*> spine_storage; // [spine], pods without storage NICs
+};
+
+struct CableLinks {
+  std::vector<sg4::Link*> node_leaf;    // [NodeId]
+  std::vector<sg4::Link*> node_storage; // [NodeId], pods with storage NICs
+};
+
+sg4::Link* create_shared_link(sg4::NetZone* zone, const TopologyEdge& edge)
+{
+  // SHARED (one capacity for both directions), not split-duplex: state profiles on split-duplex links abort
+  // SimGrid 3.32, and failure injection will put profiles on links.
+  return zone->create_link(edge.name, edge.bandwidth_Bps)
+      ->set_latency(edge.latency_s)
+      ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
+      ->seal();
+}
+
+// Creates one link per cable of the graph, in the zone of the pod the cable belongs to.
+CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods)
+{
+  const TopologyGraph& graph = topology.graph();
+  CableLinks cables;
+  cables.node_leaf.resize(topology.node_count(), nullptr);
+  cables.node_storage.resize(topology.node_count(), nullptr);
+  for (auto [it, end] = boost::edges(graph); it != end; ++it) {
+    Vertex a = boost::source(*it, graph);
+    Vertex b = boost::target(*it, graph);
+    if (graph[a].kind > graph[b].kind) // order the ends as Node < Leaf < Spine < Storage
+      std::swap(a, b);
+    const TopologyVertex& lower = graph[a];
+    const TopologyVertex& upper = graph[b];
+    PodPlatform& pod = pods.at(static_cast<std::size_t>(lower.pod));
+    sg4::Link* link = create_shared_link(pod.zone, graph[*it]);
+    if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Leaf) {
+      cables.node_leaf[lower.index] = link;
+    } else if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Storage) {
+      cables.node_storage[lower.index] = link;
+    } else if (lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
+      const std::size_t spines = topology.spine_vertices(lower.pod).size();
+      const std::size_t local_leaf = lower.index - topology.leaves_of_pod(lower.pod).front();
+      pod.leaf_spine.at(local_leaf * spines + upper.index) = link;
+    } else if (lower.kind == VertexKind::Spine && upper.kind == VertexKind::Storage) {
+      pod.spine_storage.at(lower.index) = link;
+    } else {
+      throw std::logic_error("build_platform: unexpected cable " + graph[*it].name);
+    }
+  }
+  return cables;
+}
+
+// Explicit minimal-hop routes of one pod: node to node, and node to the pod's storage gateway.
+void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, const CableLinks& cables,
+                    const std::vector<sg4::Host*>& hosts)
+{
+  const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(p)];
+  const NodeId first = topology.first_node_of_pod(p);
+  const NodeId last = first + static_cast<NodeId>(spec.nodes);
+  const std::size_t spines = topology.spine_vertices(p).size();
+  const LeafId first_leaf = topology.leaves_of_pod(p).front();
+  // D-mod-k: the spine toward a node depends only on that node, so the flows converging on one leaf arrive
+  // through different spines, and a leaf's uplinks share the load of the flows leaving it.
+  auto spine_toward = [&](NodeId node) { return static_cast<std::size_t>(node - first) % spines; };
+  auto leaf_spine = [&](LeafId leaf, std::size_t spine) {
+    return pod.leaf_spine[static_cast<std::size_t>(leaf - first_leaf) * spines + spine];
+  };
+
+  for (NodeId a = first; a < last; ++a) {
+    NetPoint* from = hosts[a]->get_netpoint();
+    const LeafId leaf_a = topology.leaf_of(a);
+    for (NodeId b = first; b < last; ++b) {
+      if (a == b)
+        continue;
+      const LeafId leaf_b = topology.leaf_of(b);
+      if (leaf_a == leaf_b) {
+        if (a < b)
+          pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
+                              {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(cables.node_leaf[b])}, true);
+        continue;
+      }
+      const std::size_t spine = spine_toward(b);
+      pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
+                          {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(leaf_spine(leaf_a, spine)),
+                           sg4::LinkInRoute(leaf_spine(leaf_b, spine)), sg4::LinkInRoute(cables.node_leaf[b])},
+                          false);
+    }
+    std::vector<sg4::LinkInRoute> to_storage;
+    if (spec.storage_nics > 0) {
+      to_storage.emplace_back(cables.node_storage[a]);
+    } else {
+      const std::size_t spine = spine_toward(a);
+      to_storage = {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(leaf_spine(leaf_a, spine)),
+                    sg4::LinkInRoute(pod.spine_storage[spine])};
+    }
+    pod.zone->add_route(from, pod.storage_gateway, nullptr, nullptr, to_storage, true);
+  }
+}
+
+} // namespace
+
+Platform build_platform(const Topology& topology)
+{
+  if (!sg4::Engine::has_instance())
+    throw std::logic_error("build_platform: create the simgrid::s4u::Engine first");
+  // Our root zone must be the engine's root, which SimGrid makes of the first zone created.
+  if (sg4::Engine::get_instance()->get_netzone_root() != nullptr)
+    throw std::logic_error("build_platform: the engine already has a platform (build it once per engine)");
+
+  const ClusterSpec& spec = topology.spec();
+  const TopologyGraph& graph = topology.graph();
+  sg4::NetZone* root = sg4::create_full_zone("root");
+
+  std::vector<PodPlatform> pods(spec.pods.size());
+  for (std::size_t p = 0; p < spec.pods.size(); ++p) {
+    const int pod_index = static_cast<int>(p);
+    PodPlatform& pod = pods[p];
+    // A full zone: routes are listed explicitly (see the header for why not Floyd or Dijkstra).
+    pod.zone = sg4::create_full_zone("pod:" + spec.pods[p].name)->set_parent(root);
+    const std::size_t spines = topology.spine_vertices(pod_index).size();
+    pod.leaf_spine.resize(topology.leaves_of_pod(pod_index).size() * spines, nullptr);
+    pod.spine_storage.resize(spines, nullptr);
+    // Switches carry no routing logic here, but as routers they keep the platform readable (graph exports).
+    for (LeafId leaf : topology.leaves_of_pod(pod_index))
+      pod.zone->create_router(graph[topology.leaf_vertex(leaf)].name);
+    for (Vertex spine : topology.spine_vertices(pod_index))
+      pod.zone->create_router(graph[spine].name);
+    pod.storage_gateway = pod.zone->create_router(spec.pods[p].name + "-storage-gw");
+  }
+
+  Platform platform;
+  platform.node_hosts.reserve(topology.node_count());
+  for (NodeId n = 0; n < topology.node_count(); ++n) {
+    const int p = topology.pod_of(n);
+    const PodSpec& pod_spec = spec.pods[static_cast<std::size_t>(p)];
+    // Properties before seal(): plugins read them in Host::on_creation, which seal() fires.
+    sg4::Host* host = pods[static_cast<std::size_t>(p)]
+                          .zone->create_host(topology.node_name(n), kNodeSpeedFlops)
+                          ->set_core_count(pod_spec.gpus_per_node)
+                          ->set_property("pod", pod_spec.name)
+                          ->set_property("leaf", graph[topology.leaf_vertex(topology.leaf_of(n))].name)
+                          ->set_property("gpus", std::to_string(pod_spec.gpus_per_node));
+    platform.node_hosts.push_back(host->seal());
+  }
+
+  const CableLinks cables = create_links(topology, pods);
+  for (std::size_t p = 0; p < pods.size(); ++p) {
+    add_pod_routes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts);
+    pods[p].zone->seal();
+  }
+
+  // Storage has its own zone: a host beside sub-zones breaks routing in 3.32. Being the zone's only host, it is
+  // also the zone's gateway.
+  sg4::NetZone* storage_zone = sg4::create_full_zone("storage-zone")->set_parent(root);
+  platform.storage_host = storage_zone->create_host("storage", kNodeSpeedFlops)->set_core_count(1)->seal();
+  storage_zone->seal();
+  platform.storage_service_link = root->create_link("storage-service", spec.storage.bandwidth_GBps * 1e9)
+                                      ->set_latency(spec.storage.latency_us * 1e-6)
+                                      ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
+                                      ->seal();
+  const std::vector<sg4::LinkInRoute> service{sg4::LinkInRoute(platform.storage_service_link)};
+  for (std::size_t p = 0; p < pods.size(); ++p) {
+    root->add_route(pods[p].zone->get_netpoint(), storage_zone->get_netpoint(), pods[p].storage_gateway,
+                    platform.storage_host->get_netpoint(), service, true);
+    // Pods share no fabric: their traffic meets in the storage network (a job never spans pods, but a route
+    // must exist, or SimGrid aborts when asked for one).
+    for (std::size_t q = p + 1; q < pods.size(); ++q)
+      root->add_route(pods[p].zone->get_netpoint(), pods[q].zone->get_netpoint(), pods[p].storage_gateway,
+                      pods[q].storage_gateway, service, true);
+  }
+  root->seal();
+  return platform;
+}
+
+} // namespace acmesim

@@ -1,7 +1,21 @@
 #pragma once
 // Builds the SimGrid platform from the Topology graph through the s4u API: one zone per pod
-// (hosts for GPU nodes, routers for leaf and spine switches, links for cables; shortest-path
-// routing), and one zone for the storage service, both under a root zone.
+// (hosts for GPU nodes, routers for leaf and spine switches, one SHARED link per cable), and one
+// zone for the storage service, both under a root zone.
+//
+// Routing. Each pod zone holds explicit minimal-hop routes between its nodes, taken from the graph:
+// two cables within a leaf, four across the spines, with the spine chosen by destination
+// (destination's index in its pod modulo the spine count, as InfiniBand D-mod-k routing does), so
+// cross-leaf traffic spreads over every spine instead of piling onto one. SimGrid's Floyd/Dijkstra
+// zones cannot do that: they send all traffic between two leaves through the same spine, and they
+// would route node-to-node traffic through the storage NICs of a pod (2 cables, shorter than 4).
+// A router "<pod>-storage-gw" stands for the pod's side of the storage network: a node reaches it
+// through its own storage cable, or, without storage NICs, through its leaf, the spine picked as above
+// and that spine's storage cable. The root zone joins each pod gateway to the storage host through the
+// link "storage-service" (the aggregate bandwidth and latency of ClusterSpec::storage). Pods have no
+// fabric between them: a route from a node of pod A to a node of pod B goes through the storage
+// network (A's storage path, storage-service, B's storage path), as data staged through storage would.
+//
 // Call once per process, after creating the s4u::Engine and before running it.
 #include "models/cluster/Topology.hpp"
 
@@ -9,13 +23,15 @@
 
 namespace simgrid::s4u {
 class Host;
-}
+class Link;
+} // namespace simgrid::s4u
 
 namespace acmesim {
 
 struct Platform {
   std::vector<simgrid::s4u::Host*> node_hosts; // indexed by NodeId
   simgrid::s4u::Host* storage_host = nullptr;
+  simgrid::s4u::Link* storage_service_link = nullptr; // shared by every storage flow of every pod
 };
 
 Platform build_platform(const Topology& topology);
