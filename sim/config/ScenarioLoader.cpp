@@ -1,0 +1,528 @@
+#include "sim/config/ScenarioLoader.hpp"
+
+#include "models/workload/EmpiricalDistribution.hpp"
+#include "sim/config/CheckedReader.hpp"
+#include "sim/config/ConfigTree.hpp"
+#include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/policies/PolicyCatalogue.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+namespace acmesim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Kind = EmpiricalDistribution::Kind;
+
+// Keys of a pod, which the flat cluster form also accepts at cluster level.
+const std::vector<std::string> POD_FIELDS{
+    "nodes",        "gpus_per_node",      "cpus_per_node", "gpu_model", "nvlink_bandwidth_GBps", "compute_nics",
+    "storage_nics", "nic_bandwidth_Gbps", "fabric"};
+const std::vector<std::string> FABRIC_KEYS{"leaf_radix",     "spine_radix",         "oversubscription",
+                                           "nodes_per_leaf", "port_bandwidth_Gbps", "link_latency_us"};
+const std::vector<std::string> STORAGE_KEYS{"bandwidth_GBps", "latency_us"};
+const std::vector<ConfigEntry> NO_ENTRIES;
+
+bool is_pod_field(std::string_view key)
+{
+  return std::find(POD_FIELDS.begin(), POD_FIELDS.end(), key) != POD_FIELDS.end();
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b)
+{
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// --- cluster presets -------------------------------------------------------------------------
+
+// The embedded presets one load uses, each parsed once.
+class PresetLibrary {
+public:
+  explicit PresetLibrary(DiagnosticList& diags) : diags_(diags) {}
+
+  // nullptr if there is no such preset, or its text does not parse (then reported).
+  const ConfigNode* find(const std::string& name)
+  {
+    auto it = cache_.find(name);
+    if (it == cache_.end()) {
+      std::optional<ConfigNode> tree;
+      if (const auto text = embedded_cluster_preset(name))
+        tree = parse_config(*text, {"preset " + name, SourceLabel::Style::Line}, diags_);
+      it = cache_.emplace(name, std::move(tree)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+private:
+  DiagnosticList& diags_;
+  std::map<std::string, std::optional<ConfigNode>> cache_;
+};
+
+// Expands `cluster.preset` and `cluster.pods.<i>.preset`, so the checks that follow see one
+// plain cluster map in which every value still points at the line it came from.
+class ClusterResolver {
+public:
+  ClusterResolver(PresetLibrary& presets, ConfigChecker& checker) : presets_(presets), checker_(checker) {}
+
+  // Whether a preset could not be used: the pod fields it should have supplied are then missing,
+  // and saying so would only repeat the error about the preset.
+  bool failed() const { return failed_; }
+
+  ConfigNode resolve(const ConfigNode& cluster)
+  {
+    ConfigNode merged = merge_preset(cluster, "cluster", 0);
+    if (ConfigNode* pods = merged.find("pods"); pods && pods->is_list())
+      for (std::size_t i = 0; i < pods->items.size(); ++i)
+        pods->items[i] = resolve_pod(pods->items[i], "cluster.pods." + std::to_string(i));
+    return merged;
+  }
+
+private:
+  // A preset file may name a preset itself; this bounds such chains (and cycles).
+  static constexpr int MAX_DEPTH = 8;
+
+  // The preset a `preset:` entry names; nullptr after reporting an unknown one.
+  const ConfigNode* preset_of(const ConfigEntry& entry, const std::string& key)
+  {
+    const std::string valid = "valid presets: " + join_names(cluster_preset_names());
+    const ConfigNode* preset = nullptr;
+    if (!entry.value.is_scalar())
+      checker_.error(entry.value, key, "expected a preset name; " + valid);
+    else if (!embedded_cluster_preset(entry.value.scalar))
+      checker_.error(entry.value, key, "unknown cluster preset; " + valid);
+    else
+      preset = presets_.find(entry.value.scalar);
+    failed_ = failed_ || !preset;
+    return preset;
+  }
+
+  // `cluster` laid over the preset it names (deep merge: maps merge, scalars and lists replace).
+  ConfigNode merge_preset(const ConfigNode& cluster, const std::string& key, int depth)
+  {
+    const ConfigEntry* preset_entry = cluster.find_entry("preset");
+    if (!preset_entry)
+      return cluster;
+    ConfigNode overlay = cluster;
+    overlay.erase("preset");
+    const ConfigNode* preset = preset_of(*preset_entry, key + ".preset");
+    if (!preset)
+      return overlay;
+    if (depth >= MAX_DEPTH) {
+      checker_.error(preset_entry->value, key + ".preset", "presets name each other in a cycle");
+      failed_ = true;
+      return overlay;
+    }
+    ConfigNode base = merge_preset(*preset, key, depth + 1);
+    if (!base.is_map())
+      base = ConfigNode::make_map(preset->where);
+    if (!base.find("name"))
+      base.set("name", preset_entry->key_where,
+               ConfigNode::make_scalar(preset_entry->value.scalar, preset_entry->value.where));
+    // A pod list of the user's own describes every pod: the preset's single-pod fields must not
+    // leak next to it (where they would trip the multi-pod check on lines the user never wrote).
+    if (overlay.find("pods"))
+      for (const auto& field : POD_FIELDS)
+        base.erase(field);
+    deep_merge(base, overlay);
+    return base;
+  }
+
+  // A pod with `preset: X` takes X's pod fields (not its storage), named X unless it says otherwise.
+  ConfigNode resolve_pod(const ConfigNode& pod, const std::string& key)
+  {
+    const ConfigEntry* preset_entry = pod.find_entry("preset");
+    if (!preset_entry)
+      return pod;
+    ConfigNode overlay = pod;
+    overlay.erase("preset");
+    const ConfigNode* preset = preset_of(*preset_entry, key + ".preset");
+    if (!preset)
+      return overlay;
+    const ConfigNode full = merge_preset(*preset, key, 1);
+    if (full.find("pods")) {
+      checker_.error(preset_entry->value, key + ".preset",
+                     "preset '" + preset_entry->value.scalar +
+                         "' has several pods; a pod can only use a single-pod preset");
+      failed_ = true;
+      return overlay;
+    }
+    ConfigNode base = ConfigNode::make_map(pod.where);
+    base.set("name", preset_entry->key_where,
+             ConfigNode::make_scalar(preset_entry->value.scalar, preset_entry->value.where));
+    for (const auto& entry : full.entries)
+      if (is_pod_field(entry.key))
+        base.set(entry.key, entry.key_where, entry.value);
+    deep_merge(base, overlay);
+    return base;
+  }
+
+  PresetLibrary& presets_;
+  ConfigChecker& checker_;
+  bool failed_ = false;
+};
+
+// --- cluster ---------------------------------------------------------------------------------
+
+void read_pod_fields(MapReader& m, PodSpec& pod, bool complete)
+{
+  if (complete)
+    m.require("nodes");
+  m.read("nodes", pod.nodes, integer_at_least(1));
+  m.read("gpus_per_node", pod.gpus_per_node, integer_at_least(1));
+  m.read("cpus_per_node", pod.cpus_per_node, integer_at_least(1));
+  m.read("gpu_model", pod.gpu_model);
+  m.read("nvlink_bandwidth_GBps", pod.nvlink_bandwidth_GBps, positive());
+  m.read("compute_nics", pod.compute_nics, integer_at_least(1));
+  m.read("storage_nics", pod.storage_nics, integer_at_least(0));
+  m.read("nic_bandwidth_Gbps", pod.nic_bandwidth_Gbps, positive());
+
+  MapReader f(m.checker(), m.get("fabric"), m.key_of("fabric"), FABRIC_KEYS);
+  FabricSpec& fabric = pod.fabric;
+  f.read("leaf_radix", fabric.leaf_radix, integer_at_least(2)); // at least one port down and one up
+  f.read("spine_radix", fabric.spine_radix, integer_at_least(1));
+  f.read("oversubscription", fabric.oversubscription, positive());
+  f.read("nodes_per_leaf", fabric.nodes_per_leaf, integer_at_least(0));
+  f.read("port_bandwidth_Gbps", fabric.port_bandwidth_Gbps, positive());
+  f.read("link_latency_us", fabric.link_latency_us, at_least(0));
+}
+
+// `cluster` has its presets expanded already; `complete` is false if some preset could not be.
+ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool complete)
+{
+  static const std::vector<std::string> keys = concat({"preset", "name", "pods", "storage"}, POD_FIELDS);
+  static const std::vector<std::string> pod_keys = concat({"preset", "name"}, POD_FIELDS);
+
+  ClusterSpec spec;
+  spec.name = "custom";
+  MapReader m(checker, &cluster, "cluster", keys);
+  if (!m.ok())
+    return spec;
+  m.read("name", spec.name);
+  MapReader storage(checker, m.get("storage"), "cluster.storage", STORAGE_KEYS);
+  storage.read("bandwidth_GBps", spec.storage.bandwidth_GBps, positive());
+  storage.read("latency_us", spec.storage.latency_us, at_least(0));
+
+  const ConfigNode* pods = m.get("pods");
+  if (!pods) { // flat form: one pod named after the cluster
+    PodSpec pod;
+    pod.name = spec.name;
+    read_pod_fields(m, pod, complete);
+    spec.pods.push_back(std::move(pod));
+    return spec;
+  }
+
+  for (const auto& entry : cluster.entries)
+    if (is_pod_field(entry.key))
+      checker.error(entry.key_where, "cluster." + entry.key, entry.value.text(),
+                    "cannot set pod field '" + entry.key + "' on a multi-pod cluster; set cluster.pods.<i>." +
+                        entry.key);
+  if (!checker.expect_list(*pods, "cluster.pods"))
+    return spec;
+  if (pods->items.empty())
+    checker.error(*pods, "cluster.pods", "expected at least one pod");
+  for (std::size_t i = 0; i < pods->items.size(); ++i) {
+    MapReader p(checker, &pods->items[i], "cluster.pods." + std::to_string(i), pod_keys);
+    if (!p.ok())
+      continue;
+    PodSpec pod;
+    pod.name = "pod" + std::to_string(i);
+    p.read("name", pod.name);
+    read_pod_fields(p, pod, complete);
+    // Results and messages refer to pods by name, so a name must pick out one pod.
+    const auto same_name = [&](const PodSpec& other) { return other.name == pod.name; };
+    if (std::any_of(spec.pods.begin(), spec.pods.end(), same_name))
+      checker.error(p.get("name") ? p.get("name")->where : p.node()->where, p.key_of("name"), pod.name,
+                    "two pods are named '" + pod.name + "'; pod names must be distinct");
+    spec.pods.push_back(std::move(pod));
+  }
+  return spec;
+}
+
+// --- workload --------------------------------------------------------------------------------
+
+// A list of numbers; false if it is not one (everything wrong reported).
+bool read_number_list(ConfigChecker& checker, const ConfigNode* node, const std::string& key, const NumberRange& range,
+                      std::vector<double>& out)
+{
+  if (!node || !checker.expect_list(*node, key))
+    return false;
+  bool ok = true;
+  for (std::size_t i = 0; i < node->items.size(); ++i) {
+    const auto v = checker.number(node->items[i], join_key(key, std::to_string(i)), range);
+    if (v)
+      out.push_back(*v);
+    ok = ok && v.has_value();
+  }
+  return ok;
+}
+
+EmpiricalSpec read_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key, Kind kind,
+                         const NumberRange& value_range)
+{
+  EmpiricalSpec spec;
+  MapReader m(checker, &node, key, {"values", "cdf"});
+  if (!m.ok())
+    return spec;
+  m.require("values");
+  m.require("cdf");
+  const bool values_ok = read_number_list(checker, m.get("values"), m.key_of("values"), value_range, spec.values);
+  const bool cdf_ok = read_number_list(checker, m.get("cdf"), m.key_of("cdf"), any_number(), spec.cdf);
+  if (values_ok && cdf_ok)
+    if (const std::string problem = check_empirical_spec(spec, kind); !problem.empty())
+      checker.error(node, key, problem);
+  return spec;
+}
+
+std::optional<std::array<double, 5>> read_states(ConfigChecker& checker, const ConfigNode& node, const std::string& key)
+{
+  MapReader m(checker, &node, key); // keys are job states, checked below
+  if (!m.ok())
+    return std::nullopt;
+  std::array<double, 5> shares{};
+  bool ok = true;
+  for (const auto& entry : node.entries) {
+    const std::string state_key = join_key(key, entry.key);
+    const auto state = parse_job_state(entry.key);
+    if (!state) {
+      checker.error(entry.key_where, state_key, "", "unknown job state; valid states: " + job_state_names());
+      ok = false;
+      continue;
+    }
+    const auto share = checker.number(entry.value, state_key, NumberRange{0, false, 1});
+    if (share)
+      shares[static_cast<std::size_t>(*state)] = *share;
+    ok = ok && share.has_value();
+  }
+  if (!ok)
+    return std::nullopt;
+  const double sum = std::accumulate(shares.begin(), shares.end(), 0.0);
+  if (std::abs(sum - 1) > 1e-6) {
+    checker.error(node, key, "state shares must sum to 1; they sum to " + format_number(sum));
+    return std::nullopt;
+  }
+  return shares;
+}
+
+SyntheticTypeSpec read_job_type(ConfigChecker& checker, const ConfigNode& node, const std::string& key, JobType type)
+{
+  SyntheticTypeSpec spec;
+  spec.type = type;
+  MapReader m(checker, &node, key,
+              {"arrivals_per_hour", "gpus", "duration_s", "states", "cpus_per_gpu", "cpus_if_cpu_only"});
+  if (!m.ok())
+    return spec;
+  m.require("arrivals_per_hour");
+  m.read("arrivals_per_hour", spec.arrivals_per_hour, at_least(0));
+  if (m.require("gpus")) // a GPU count; 0 is a CPU-only job
+    spec.gpus = read_table(checker, *m.get("gpus"), m.key_of("gpus"), Kind::Discrete, integer_at_least(0));
+  if (m.require("duration_s"))
+    spec.duration_s = read_table(checker, *m.get("duration_s"), m.key_of("duration_s"), Kind::LogLinear, positive());
+  if (const ConfigNode* states = m.get("states"))
+    if (const auto shares = read_states(checker, *states, m.key_of("states")))
+      spec.state_shares = *shares;
+  m.read("cpus_per_gpu", spec.cpus_per_gpu, integer_at_least(0));
+  m.read("cpus_if_cpu_only", spec.cpus_if_cpu_only, integer_at_least(0));
+  return spec;
+}
+
+SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
+{
+  SyntheticSpec spec;
+  MapReader m(checker, &node, "workload.synthetic", {"days", "users", "types"});
+  m.read("days", spec.days, positive());
+  m.read("users", spec.users, integer_at_least(1));
+  if (!m.require("types"))
+    return spec;
+  const ConfigNode& types = *m.get("types");
+  const std::string key = m.key_of("types");
+  if (!checker.expect_map(types, key))
+    return spec;
+  if (types.entries.empty())
+    checker.error(types, key, "expected at least one job type: " + job_type_names());
+  for (const auto& entry : types.entries) {
+    const auto type = parse_job_type(entry.key);
+    if (!type) {
+      checker.error(entry.key_where, join_key(key, entry.key), "",
+                    "unknown job type; valid types: " + job_type_names());
+      continue;
+    }
+    spec.types.push_back(read_job_type(checker, entry.value, join_key(key, entry.key), *type));
+  }
+  // Canonical order, so that reordering the file's types does not change a run.
+  std::stable_sort(spec.types.begin(), spec.types.end(),
+                   [](const SyntheticTypeSpec& a, const SyntheticTypeSpec& b) { return a.type < b.type; });
+  return spec;
+}
+
+TraceSpec read_trace(MapReader& m, const std::string& base_dir)
+{
+  TraceSpec spec;
+  std::string written;
+  if (m.read("trace", written)) {
+    const fs::path path(written);
+    spec.path = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
+    std::error_code ec;
+    const ConfigNode& node = *m.get("trace");
+    if (!fs::exists(spec.path, ec))
+      m.checker().error(node, "workload.trace",
+                        "trace file not found: " + spec.path + " (a relative path starts at the scenario's directory)");
+    else if (fs::is_directory(spec.path, ec) || !std::ifstream(spec.path).good())
+      m.checker().error(node, "workload.trace", "trace file cannot be read: " + spec.path);
+  }
+  m.read_choice("format", spec.format, {"acme"});
+  std::string policy;
+  if (m.read_choice("on_bad_row", policy, {"error", "skip"}))
+    spec.on_bad_row = policy == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Error;
+  return spec;
+}
+
+WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+{
+  WorkloadSpec spec;
+  MapReader m(checker, &node, "workload", {"trace", "format", "on_bad_row", "synthetic"});
+  if (!m.ok())
+    return spec;
+  const ConfigNode* trace = m.get("trace");
+  const ConfigNode* synthetic = m.get("synthetic");
+  if (trace && synthetic)
+    checker.error(node.where, "workload", "", "set exactly one of workload.trace and workload.synthetic, not both");
+  if (!trace && !synthetic)
+    checker.error(node.where, "workload", "",
+                  "expected workload.trace (a job trace file) or workload.synthetic (generator settings)");
+  if (trace)
+    spec.trace = read_trace(m, base_dir);
+  else if (synthetic) // with neither, the message above says it all
+    for (const char* k : {"format", "on_bad_row"})
+      if (const ConfigNode* n = m.get(k))
+        checker.error(*n, m.key_of(k), "applies only to a trace workload (workload.trace)");
+  if (synthetic)
+    spec.synthetic = read_synthetic(checker, *synthetic);
+  return spec;
+}
+
+// --- scheduler -------------------------------------------------------------------------------
+
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
+{
+  SchedulerSpec spec;
+  MapReader m(checker, node, "scheduler"); // the accepted keys depend on the chosen scheduler
+  // A name that is not a string is reported by read(); its parameters cannot be judged then.
+  const bool name_ok = !m.get("name") || m.read("name", spec.name);
+  const PolicyInfo* scheduler = name_ok ? find_policy(scheduler_catalogue(), spec.name) : nullptr;
+  if (name_ok && !scheduler)
+    checker.error(*m.get("name"), "scheduler.name",
+                  "unknown scheduler; valid schedulers: " + policy_names(scheduler_catalogue()));
+  if (m.read("placement", spec.placement) && !find_policy(placement_catalogue(), spec.placement))
+    checker.error(*m.get("placement"), "scheduler.placement",
+                  "unknown placement policy; valid policies: " + policy_names(placement_catalogue()));
+  if (!scheduler)
+    return spec;
+
+  std::vector<std::string> param_names;
+  for (const auto& p : scheduler->params)
+    param_names.push_back(p.name);
+  for (const auto& entry : m.node() ? m.node()->entries : NO_ENTRIES) {
+    if (entry.key == "name" || entry.key == "placement")
+      continue;
+    const std::string key = m.key_of(entry.key);
+    const auto param = std::find_if(scheduler->params.begin(), scheduler->params.end(),
+                                    [&](const ParamSpec& p) { return p.name == entry.key; });
+    if (param == scheduler->params.end()) {
+      const std::string accepted = param_names.empty()
+                                       ? "scheduler '" + spec.name + "' takes no parameters"
+                                       : "not a parameter of scheduler '" + spec.name +
+                                             "'; it accepts: " + join_names(param_names);
+      checker.error(entry.key_where, key, "", accepted + " (other valid keys: name, placement)");
+      continue;
+    }
+    if (const auto v = checker.number(entry.value, key, {param->min_value, false, param->max_value, param->integer}))
+      spec.params[param->name] = *v;
+  }
+  for (const auto& p : scheduler->params)
+    spec.params.try_emplace(p.name, p.default_value);
+  return spec;
+}
+
+// --- the whole scenario ----------------------------------------------------------------------
+
+Scenario load(std::string_view text, const std::string& source, const std::string& base_dir,
+              const std::vector<std::string>& overrides, const std::string& default_name)
+{
+  DiagnosticList diags;
+  std::optional<ConfigNode> root = parse_config(text, {source, SourceLabel::Style::LineColumn}, diags);
+  if (!root) // a syntax error: nothing else can be checked
+    throw InputError(diags.items());
+
+  PresetLibrary presets(diags);
+  // `--set cluster.pods.1.nodes=10` on a scenario that takes its pods from a preset edits the
+  // preset's pod list, copied into the scenario.
+  const OverrideFallback from_preset = [&](const std::vector<std::string>& path) -> const ConfigNode* {
+    const ConfigNode* cluster = path.size() == 2 && path[0] == "cluster" ? root->find("cluster") : nullptr;
+    const ConfigNode* name = cluster ? cluster->find("preset") : nullptr;
+    const ConfigNode* preset = name && name->is_scalar() ? presets.find(name->scalar) : nullptr;
+    return preset ? preset->find(path[1]) : nullptr;
+  };
+  for (const auto& o : overrides)
+    apply_override(*root, o, diags, from_preset);
+
+  ConfigChecker checker(diags);
+  Scenario scenario;
+  scenario.name = default_name;
+  scenario.source = source;
+  MapReader top(checker, &*root, "", {"name", "seed", "cluster", "workload", "scheduler"});
+  if (top.ok()) {
+    top.read("name", scenario.name);
+    top.read("seed", scenario.seed);
+    if (top.require("cluster")) {
+      ClusterResolver resolver(presets, checker);
+      const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
+      scenario.cluster = read_cluster(checker, cluster, !resolver.failed());
+    }
+    if (top.require("workload"))
+      scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
+    scenario.scheduler = read_scheduler(checker, top.get("scheduler"));
+  }
+  diags.throw_if_any();
+  return scenario;
+}
+
+} // namespace
+
+Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name, const std::string& base_dir,
+                            const std::vector<std::string>& overrides)
+{
+  std::string name = fs::path(source_name).stem().string();
+  return load(yaml_text, source_name, base_dir, overrides, name.empty() ? "scenario" : name);
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides)
+{
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || fs::is_directory(path, ec))
+    throw InputError(Diagnostic{path, "", "", "cannot open the scenario file"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  const fs::path p(path);
+  const std::string base_dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
+  return load(text.str(), path, base_dir, overrides, p.stem().string());
+}
+
+Scenario load_default_scenario(const std::vector<std::string>& overrides)
+{
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return load(embedded_default_scenario(), "<embedded default>", ec ? std::string(".") : cwd.string(), overrides,
+              "default");
+}
+
+} // namespace acmesim

@@ -1,0 +1,91 @@
+#pragma once
+// Typed reading of a ConfigNode tree that records problems instead of throwing. Each problem
+// becomes a Diagnostic with the node's origin, the full dotted key, the value as written and
+// what was expected, so one pass over a scenario reports everything that is wrong with it.
+#include "sim/config/ConfigTree.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acmesim {
+
+// The values a numeric field accepts: [min, max], or (min, max] if min_exclusive.
+struct NumberRange {
+  double min = -std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+  double max = std::numeric_limits<double>::infinity(); // >= 1e300 counts as unbounded (PolicyCatalogue)
+  bool integer = false;
+
+  // "an integer >= 1", "a number > 0", "a number between 0 and 1".
+  std::string describe() const;
+};
+
+NumberRange any_number();
+NumberRange at_least(double min);
+NumberRange positive();
+NumberRange integer_at_least(double min);
+
+class ConfigChecker {
+public:
+  explicit ConfigChecker(DiagnosticList& diags) : diags_(diags) {}
+
+  // A diagnostic about `node`: its origin and how it is written.
+  void error(const ConfigNode& node, const std::string& key, const std::string& message);
+  void error(const std::string& where, const std::string& key, const std::string& value, const std::string& message);
+
+  // Each returns nullopt after reporting a value of the wrong kind or out of range.
+  std::optional<double> number(const ConfigNode& node, const std::string& key, const NumberRange& range);
+  std::optional<int> integer(const ConfigNode& node, const std::string& key, const NumberRange& range);
+  std::optional<std::uint64_t> unsigned64(const ConfigNode& node, const std::string& key);
+  std::optional<std::string> string(const ConfigNode& node, const std::string& key); // non-empty scalar
+  bool expect_map(const ConfigNode& node, const std::string& key);
+  bool expect_list(const ConfigNode& node, const std::string& key);
+
+private:
+  DiagnosticList& diags_;
+};
+
+// One map of the tree. Given the keys it accepts, it reports every other key as unknown (naming
+// the valid ones); the typed reads then assign a field only if its key is present and valid, so
+// the field's default stays otherwise.
+class MapReader {
+public:
+  // `node` == nullptr: the section is absent; nothing is read and nothing reported.
+  MapReader(ConfigChecker& checker, const ConfigNode* node, std::string key,
+            const std::vector<std::string>& valid_keys);
+  // Without a key list the caller checks the keys itself (their set depends on other values).
+  MapReader(ConfigChecker& checker, const ConfigNode* node, std::string key);
+
+  bool ok() const { return map_ != nullptr; } // present and a map
+  const ConfigNode* node() const { return map_; }
+  const std::string& key() const { return key_; }
+  std::string key_of(std::string_view child) const { return join_key(key_, child); }
+  ConfigChecker& checker() { return checker_; }
+
+  const ConfigNode* get(std::string_view child) const;
+  // Reports the key as missing (at the map's own position) unless it is there.
+  bool require(std::string_view child);
+
+  // Return whether `out` was assigned.
+  bool read(std::string_view child, int& out, const NumberRange& range);
+  bool read(std::string_view child, double& out, const NumberRange& range);
+  bool read(std::string_view child, std::uint64_t& out);
+  bool read(std::string_view child, std::string& out);
+  bool read_choice(std::string_view child, std::string& out, const std::vector<std::string>& choices);
+
+private:
+  ConfigChecker& checker_;
+  const ConfigNode* map_ = nullptr;
+  std::string key_;
+};
+
+// "a, b, c" for messages.
+std::string join_names(const std::vector<std::string>& names);
+// Up to 10 significant digits: "0.99", "1000000000", "1e+300".
+std::string format_number(double v);
+
+} // namespace acmesim
