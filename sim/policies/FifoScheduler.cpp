@@ -1,0 +1,12 @@
+#include "sim/policies/FifoScheduler.hpp"
+
+namespace acmesim {
+
+void FifoScheduler::schedule(const ClusterView& view)
+{
+  for (JobId job : view.queue())
+    if (!try_start(view, job))
+      return;
+}
+
+} // namespace acmesim

@@ -1,0 +1,94 @@
+#include "sim/policies/Placements.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace acmesim {
+
+namespace {
+
+// Whole nodes from as few leaves as possible: the best-fitting single leaf if one suffices,
+// otherwise the fullest leaves first. Returns the chosen nodes (empty if the pod lacks them).
+std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int count, int& leaves_used)
+{
+  const auto& topo = cluster.topology();
+  std::vector<LeafId> leaves;
+  for (LeafId leaf : topo.leaves_of_pod(pod))
+    if (cluster.wholly_free_nodes_of_leaf(leaf) > 0)
+      leaves.push_back(leaf);
+
+  LeafId best_single = 0;
+  int best_single_free = std::numeric_limits<int>::max();
+  for (LeafId leaf : leaves) {
+    const int free_nodes = cluster.wholly_free_nodes_of_leaf(leaf);
+    if (free_nodes >= count && free_nodes < best_single_free) {
+      best_single = leaf;
+      best_single_free = free_nodes;
+    }
+  }
+  std::vector<NodeId> chosen;
+  if (best_single_free != std::numeric_limits<int>::max()) {
+    auto nodes = wholly_free_nodes(cluster, best_single);
+    chosen.assign(nodes.begin(), nodes.begin() + count);
+    leaves_used = 1;
+    return chosen;
+  }
+  std::stable_sort(leaves.begin(), leaves.end(), [&](LeafId a, LeafId b) {
+    return cluster.wholly_free_nodes_of_leaf(a) > cluster.wholly_free_nodes_of_leaf(b);
+  });
+  leaves_used = 0;
+  for (LeafId leaf : leaves) {
+    for (NodeId node : wholly_free_nodes(cluster, leaf)) {
+      chosen.push_back(node);
+      if (static_cast<int>(chosen.size()) == count)
+        break;
+    }
+    ++leaves_used;
+    if (static_cast<int>(chosen.size()) == count)
+      return chosen;
+  }
+  return {};
+}
+
+} // namespace
+
+Allocation PackPlacement::place(const ClusterState& cluster, int gpus)
+{
+  const auto& spec = cluster.topology().spec();
+  std::vector<NodeId> best_nodes;
+  int best_gpus_each = 0;
+  int best_leaves = std::numeric_limits<int>::max();
+  int best_fit_free = std::numeric_limits<int>::max();
+
+  for (int pod : feasible_pods(cluster, gpus)) {
+    const int node_gpus = spec.pods[pod].gpus_per_node;
+    const JobShape shape = job_shape(gpus, node_gpus);
+    if (!shape.whole_nodes) {
+      // Best fit: the node with the fewest free GPUs that still hold the job.
+      for (int f = gpus; f <= node_gpus; ++f) {
+        const auto& bucket = cluster.nodes_by_free(pod, f);
+        if (bucket.empty())
+          continue;
+        if (f < best_fit_free) {
+          best_fit_free = f;
+          best_nodes = {*bucket.begin()};
+          best_gpus_each = gpus;
+        }
+        break;
+      }
+      continue;
+    }
+    int leaves_used = 0;
+    auto nodes = pack_whole_nodes(cluster, pod, shape.nodes, leaves_used);
+    if (!nodes.empty() && leaves_used < best_leaves) {
+      best_leaves = leaves_used;
+      best_nodes = std::move(nodes);
+      best_gpus_each = node_gpus;
+    }
+  }
+  if (best_nodes.empty())
+    return {};
+  return make_allocation(std::move(best_nodes), best_gpus_each);
+}
+
+} // namespace acmesim

@@ -1,0 +1,40 @@
+#pragma once
+#include "sim/policies/QueueScheduler.hpp"
+
+#include <set>
+#include <utility>
+
+namespace acmesim {
+
+// EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001). Jobs start in queue order while
+// they fit. The first job that does not fit gets a reservation at the earliest time enough
+// GPUs free up, computed from the runtime estimates of running jobs (the shadow time). A later
+// job may start now ("backfill") if it is estimated to end by the shadow time, or if the GPUs
+// it takes are not needed by the reserved job at the shadow time.
+//
+// Runtime estimate = real duration x runtime_estimate_factor (>= 1), so estimates never fall
+// short and a reservation is never broken by a job overrunning its estimate.
+// Only the first backfill_depth queued jobs behind the head are examined per pass, which
+// bounds the cost of a pass when evaluation bursts make the queue long.
+// A candidate is tried on the nodes the placement policy picks for it now; if those nodes
+// would delay the reservation the candidate is skipped, even if other nodes would not.
+class EasyBackfillScheduler final : public QueueScheduler {
+public:
+  EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
+                        double runtime_estimate_factor, int backfill_depth);
+
+protected:
+  void schedule(const ClusterView& view) override;
+  void on_started(const ClusterView& view, JobId job) override;
+  void on_finished(JobId job) override;
+
+private:
+  double estimate(const Job& job) const { return job.duration_s * estimate_factor_; }
+
+  double estimate_factor_;
+  int backfill_depth_;
+  std::set<std::pair<double, JobId>> expected_end_; // running jobs by (estimated end, id)
+  std::unordered_map<JobId, double> expected_end_of_;
+};
+
+} // namespace acmesim

@@ -1,0 +1,88 @@
+#include "sim/policies/QueueScheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace acmesim {
+
+QueueScheduler::QueueScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement)
+    : mirror_(topology), placement_(std::move(placement))
+{
+  for (const auto& pod : topology.spec().pods)
+    node_gpus_ = std::max(node_gpus_, pod.gpus_per_node);
+  for (const auto& pod : topology.spec().pods)
+    uniform_nodes_ = uniform_nodes_ && pod.gpus_per_node == node_gpus_;
+}
+
+Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<SchedulerEvent>& events)
+{
+  for (const auto& event : events) {
+    if (event.kind != EventKind::JobFinished)
+      continue;
+    auto it = allocations_.find(event.job);
+    if (it == allocations_.end())
+      throw std::logic_error("scheduler told of the end of job " + std::to_string(event.job) + " it never started");
+    mirror_.give_back(it->second);
+    allocations_.erase(it);
+    on_finished(event.job);
+  }
+  Decisions decisions;
+  if (view.queue().empty() || mirror_.free_gpus_total() == 0)
+    return decisions;
+  pending_ = &decisions;
+  refresh_fit_bounds();
+  schedule(view);
+  pending_ = nullptr;
+  return decisions;
+}
+
+void QueueScheduler::on_started(const ClusterView&, JobId) {}
+void QueueScheduler::on_finished(JobId) {}
+
+bool QueueScheduler::try_start(const ClusterView& view, JobId job)
+{
+  const int gpus = view.job(job).gpus;
+  if (!may_fit(gpus))
+    return false;
+  Allocation allocation = placement_->place(mirror_, gpus);
+  if (allocation.empty())
+    return false;
+  start_on(view, job, std::move(allocation));
+  return true;
+}
+
+void QueueScheduler::start_on(const ClusterView& view, JobId job, Allocation allocation)
+{
+  mirror_.take(allocation);
+  allocations_.emplace(job, allocation);
+  pending_->starts.push_back({job, std::move(allocation)});
+  refresh_fit_bounds();
+  on_started(view, job);
+}
+
+bool QueueScheduler::may_fit(int gpus) const
+{
+  if (!uniform_nodes_)
+    return true; // the bounds below assume one node size; let placement answer
+  if (gpus <= node_gpus_)
+    return gpus <= largest_partial_;
+  return (gpus + node_gpus_ - 1) / node_gpus_ <= largest_whole_;
+}
+
+void QueueScheduler::refresh_fit_bounds()
+{
+  largest_partial_ = 0;
+  largest_whole_ = 0;
+  const auto& pods = mirror_.topology().spec().pods;
+  for (int pod = 0; pod < static_cast<int>(pods.size()); ++pod) {
+    const int g = pods[pod].gpus_per_node;
+    for (int f = g; f > largest_partial_; --f)
+      if (mirror_.nodes_with_free(pod, f) > 0) {
+        largest_partial_ = f;
+        break;
+      }
+    largest_whole_ = std::max(largest_whole_, mirror_.nodes_with_free(pod, g));
+  }
+}
+
+} // namespace acmesim

@@ -1,0 +1,51 @@
+#pragma once
+// Common ground of queue-based schedulers (fifo, easy-backfill): a private mirror of the
+// cluster kept in step with the simulation through the events and the scheduler's own start
+// decisions, so a scheduling pass can place several jobs one after another without touching
+// (or copying) the simulation's state.
+#include "sim/scheduler/SchedulerApi.hpp"
+
+#include <memory>
+#include <unordered_map>
+
+namespace acmesim {
+
+class QueueScheduler : public Scheduler {
+public:
+  QueueScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement);
+
+  Decisions decide(const ClusterView& view, const std::vector<SchedulerEvent>& events) final;
+
+protected:
+  // One scheduling pass over view.queue(), calling try_start for the jobs it wants to run.
+  virtual void schedule(const ClusterView& view) = 0;
+  // Hooks for subclasses that track running jobs.
+  virtual void on_started(const ClusterView& view, JobId job);
+  virtual void on_finished(JobId job);
+
+  // Places `job` on the mirror and records a start decision; false if it does not fit now.
+  bool try_start(const ClusterView& view, JobId job);
+  // Records a start decision on an allocation obtained from placement() on the mirror.
+  void start_on(const ClusterView& view, JobId job, Allocation allocation);
+  // Allocation of a job this scheduler started and that has not finished.
+  const Allocation& allocation_of(JobId job) const { return allocations_.at(job); }
+  const ClusterState& mirror() const { return mirror_; }
+  PlacementPolicy& placement() { return *placement_; }
+
+  // Largest request that fits now, in O(1) per question after one O(pods x gpus) refresh:
+  // lets a pass skip hopeless candidates of a long queue cheaply.
+  bool may_fit(int gpus) const;
+  void refresh_fit_bounds();
+
+private:
+  ClusterState mirror_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  std::unordered_map<JobId, Allocation> allocations_;
+  Decisions* pending_ = nullptr;
+  int largest_partial_ = 0; // largest GPU count free on one node
+  int largest_whole_ = 0;   // most wholly free nodes in one pod
+  int node_gpus_ = 0;       // GPUs per node (largest over pods)
+  bool uniform_nodes_ = true; // every pod has node_gpus_ GPUs per node
+};
+
+} // namespace acmesim

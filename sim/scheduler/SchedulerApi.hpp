@@ -1,0 +1,75 @@
+#pragma once
+// The seam between the simulation and its policies (design.md, principle 2).
+//
+// A scheduler sees a read-only ClusterView and the events that happened since its last call,
+// and answers with decisions as data. It includes no SimGrid header and changes nothing
+// itself: the simulation validates and applies the decisions. The same scheduler therefore
+// runs in unit tests on hand-built views and in any engine.
+#include "models/cluster/Topology.hpp"
+#include "models/workload/Job.hpp"
+#include "sim/scheduler/ClusterState.hpp"
+#include "sim/scheduler/JobShape.hpp"
+
+#include <set>
+#include <vector>
+
+namespace acmesim {
+
+// Kinds of events, in the order they are delivered when they happen at the same instant:
+// resources freed by finishing jobs are visible before new submissions are considered.
+// Within one kind, events are ordered by job id. (Tested in the simulation tests.)
+enum class EventKind : std::uint8_t { JobFinished = 0, JobSubmitted = 1 };
+
+struct SchedulerEvent {
+  EventKind kind = EventKind::JobSubmitted;
+  double time = 0;
+  JobId job = 0;
+};
+
+// Start `job` now on `allocation`.
+struct StartDecision {
+  JobId job = 0;
+  Allocation allocation;
+};
+
+struct Decisions {
+  std::vector<StartDecision> starts;
+};
+
+struct RunningJob {
+  JobId job = 0;
+  double start_s = 0;
+  Allocation allocation;
+};
+
+// Read-only view of the simulation that schedulers decide on.
+class ClusterView {
+public:
+  virtual ~ClusterView() = default;
+  virtual double now() const = 0;
+  virtual const Topology& topology() const = 0;
+  virtual const ClusterState& cluster() const = 0;
+  virtual const Job& job(JobId id) const = 0;
+  // GPU jobs waiting to start, in queue order (submission order).
+  virtual const std::set<JobId>& queue() const = 0;
+  // A running GPU job (precondition: it is running). Schedulers that need runtime estimates
+  // derive them from Job::duration_s and their own estimate model.
+  virtual const RunningJob& running(JobId id) const = 0;
+};
+
+// Chooses nodes for a job. Returns an empty allocation if the job does not fit now.
+class PlacementPolicy {
+public:
+  virtual ~PlacementPolicy() = default;
+  virtual Allocation place(const ClusterState& cluster, int gpus) = 0;
+};
+
+class Scheduler {
+public:
+  virtual ~Scheduler() = default;
+  // Events are in delivery order (see EventKind). Decisions must fit the view's cluster when
+  // applied in order; the simulation treats anything else as an internal error.
+  virtual Decisions decide(const ClusterView& view, const std::vector<SchedulerEvent>& events) = 0;
+};
+
+} // namespace acmesim
