@@ -1,0 +1,195 @@
+#include "sim/cli/Commands.hpp"
+
+#include "acmesim/Version.hpp"
+#include "models/common/InputError.hpp"
+#include "sim/cli/Logging.hpp"
+#include "sim/cli/RunCommand.hpp"
+#include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/ScenarioLoader.hpp"
+#include "sim/engine/WorkloadLoader.hpp"
+#include "sim/policies/PolicyCatalogue.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+namespace po = boost::program_options;
+
+namespace acmesim {
+
+namespace {
+
+constexpr const char* USAGE = R"(acmesim: discrete-event simulator of the GPU datacenters that develop LLMs
+
+usage:
+  acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--quiet|--verbose]
+  acmesim validate SCENARIO.yaml [--set key.path=value ...]
+  acmesim list
+  acmesim --help | --version
+
+Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out
+(default results/<scenario-name>/): jobs.csv and summary.json.
+Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void print_input_error(const InputError& e)
+{
+  for (const auto& d : e.diagnostics())
+    std::cerr << "error: " << d.to_string() << '\n';
+  std::cerr << e.diagnostics().size() << (e.diagnostics().size() == 1 ? " error" : " errors")
+            << "; nothing was simulated\n";
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options,
+                        const po::positional_options_description& positional)
+{
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
+std::vector<std::string> overrides_of(const po::variables_map& vm)
+{
+  std::vector<std::string> overrides;
+  if (vm.count("seed"))
+    overrides.push_back("seed=" + vm["seed"].as<std::string>());
+  if (vm.count("set"))
+    for (const auto& s : vm["set"].as<std::vector<std::string>>())
+      overrides.push_back(s);
+  return overrides;
+}
+
+Scenario load(const po::variables_map& vm)
+{
+  const auto overrides = overrides_of(vm);
+  if (vm.count("scenario"))
+    return load_scenario_file(vm["scenario"].as<std::string>(), overrides);
+  return load_default_scenario(overrides);
+}
+
+int cmd_run(const std::vector<std::string>& args)
+{
+  po::options_description options("run options");
+  options.add_options()("help,h", "show this help")("scenario", po::value<std::string>(), "scenario file")(
+      "out,o", po::value<std::string>(), "results directory (default results/<scenario-name>)")(
+      "seed", po::value<std::string>(), "override the scenario seed")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value")(
+      "quiet,q", "only errors on stderr")("verbose,v", "debug logs on stderr");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << USAGE << '\n' << options;
+    return EXIT_OK;
+  }
+  if (vm.count("quiet") && vm.count("verbose"))
+    throw UsageError("--quiet and --verbose exclude each other");
+  const Verbosity verbosity =
+      vm.count("quiet") ? Verbosity::Quiet : (vm.count("verbose") ? Verbosity::Verbose : Verbosity::Normal);
+  setup_logging(verbosity);
+
+  const Scenario scenario = load(vm);
+  const auto load_start = std::chrono::steady_clock::now();
+  const Workload workload = load_workload(scenario);
+  log_info(fmt::format("workload: {} jobs from {} in {:.3f} s", workload.jobs.size(), workload.source,
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()));
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + scenario.name;
+  return run_scenario(scenario, workload, out, verbosity);
+}
+
+int cmd_validate(const std::vector<std::string>& args)
+{
+  po::options_description options("validate options");
+  options.add_options()("help,h", "show this help")("scenario", po::value<std::string>(), "scenario file")(
+      "seed", po::value<std::string>(), "override the scenario seed")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << USAGE << '\n' << options;
+    return EXIT_OK;
+  }
+  if (!vm.count("scenario"))
+    throw UsageError("validate needs a scenario file");
+  setup_logging(Verbosity::Quiet);
+  const Scenario scenario = load(vm);
+  const Workload workload = load_workload(scenario); // reads every trace row
+  std::cout << fmt::format("ok: scenario '{}': {} jobs, cluster {} ({} nodes, {} GPUs), scheduler {} with {} placement\n",
+                           scenario.name, workload.jobs.size(), scenario.cluster.name, scenario.cluster.total_nodes(),
+                           scenario.cluster.total_gpus(), scenario.scheduler.name, scenario.scheduler.placement);
+  return EXIT_OK;
+}
+
+void list_policies(const char* title, const std::vector<PolicyInfo>& catalogue)
+{
+  std::cout << title << ":\n";
+  for (const auto& p : catalogue) {
+    std::cout << fmt::format("  {:<16} {}\n", p.name, p.help);
+    for (const auto& param : p.params)
+      std::cout << fmt::format("  {:<16}   {} (default {}): {}\n", "", param.name, param.default_value, param.help);
+  }
+}
+
+int cmd_list()
+{
+  std::cout << "cluster presets (cluster.preset):\n";
+  for (const auto& name : cluster_preset_names())
+    std::cout << fmt::format("  {:<16} {}\n", name, cluster_preset_summary(name));
+  list_policies("schedulers (scheduler.name)", scheduler_catalogue());
+  list_policies("placement policies (scheduler.placement)", placement_catalogue());
+  return EXIT_OK;
+}
+
+} // namespace
+
+int run_cli(int argc, const char* const* argv)
+{
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) {
+      std::cerr << USAGE;
+      return EXIT_BAD_INPUT;
+    }
+    const std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << USAGE;
+      return EXIT_OK;
+    }
+    if (command == "--version") {
+      std::cout << "acmesim " << VERSION << '\n';
+      return EXIT_OK;
+    }
+    if (command == "run")
+      return cmd_run(args);
+    if (command == "validate")
+      return cmd_validate(args);
+    if (command == "list")
+      return cmd_list();
+    throw UsageError("unknown command '" + command + "'; expected run, validate or list");
+  } catch (const InputError& e) {
+    print_input_error(e);
+    return EXIT_BAD_INPUT;
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n(see acmesim --help)\n";
+    return EXIT_BAD_INPUT;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << '\n';
+    return EXIT_INTERNAL;
+  }
+}
+
+} // namespace acmesim

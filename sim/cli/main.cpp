@@ -1,1 +1,6 @@
-int main() { return 0; }
+#include "sim/cli/Commands.hpp"
+
+int main(int argc, char** argv)
+{
+  return acmesim::run_cli(argc, argv);
+}

@@ -1,0 +1,114 @@
+#include "sim/engine/RunState.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace acmesim {
+
+RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler)
+    : topology_(&topology)
+    , workload_(&workload)
+    , scheduler_(&scheduler)
+    , cluster_(topology)
+    , ledger_(topology.total_gpus())
+    , records_(workload.jobs.size())
+{
+  for (const auto& pod : topology.spec().pods)
+    largest_fit_ = std::max(largest_fit_, pod.nodes * pod.gpus_per_node);
+}
+
+double RunState::next_event_time() const
+{
+  double t = std::numeric_limits<double>::infinity();
+  if (next_arrival_ < workload_->jobs.size())
+    t = workload_->jobs[next_arrival_].submit_s;
+  if (!ends_.empty())
+    t = std::min(t, ends_.top().first);
+  return t;
+}
+
+void RunState::process_instant(double now)
+{
+  if (now < now_)
+    throw std::logic_error("time went back from " + std::to_string(now_) + " to " + std::to_string(now));
+  now_ = now;
+  ledger_.advance_to(now);
+  ++counters_.instants;
+
+  std::vector<SchedulerEvent> events;
+  finish_jobs(events);
+  submit_jobs(events);
+  if (events.empty())
+    return;
+  ++counters_.scheduler_calls;
+  apply(scheduler_->decide(*this, events));
+  counters_.max_queue_length = std::max(counters_.max_queue_length, queue_.size());
+}
+
+void RunState::finish_jobs(std::vector<SchedulerEvent>& events)
+{
+  while (!ends_.empty() && ends_.top().first == now_) {
+    const JobId id = ends_.top().second;
+    ends_.pop();
+    JobRecord& record = records_[id];
+    record.outcome = JobOutcome::Ended;
+    record.end_s = now_;
+    ++ended_;
+    const Job& j = job(id);
+    if (j.cpu_only())
+      continue; // CPU jobs hold no GPUs and are not the GPU scheduler's business
+    cluster_.give_back(record.allocation);
+    ledger_.move(GpuState::Busy, GpuState::Idle, j.gpus);
+    ledger_.move(GpuState::Stranded, GpuState::Idle, record.allocation.gpus_held() - j.gpus);
+    running_.erase(id);
+    events.push_back({EventKind::JobFinished, now_, id});
+  }
+}
+
+void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
+{
+  const auto& jobs = workload_->jobs;
+  for (; next_arrival_ < jobs.size() && jobs[next_arrival_].submit_s == now_; ++next_arrival_) {
+    const Job& j = jobs[next_arrival_];
+    JobRecord& record = records_[j.id];
+    if (j.cpu_only()) {
+      // CPU capacity is not modelled: a CPU-only job starts at submission.
+      ++counters_.cpu_only_jobs;
+      record.outcome = JobOutcome::Running;
+      record.start_s = now_;
+      ends_.emplace(now_ + j.duration_s, j.id);
+      continue;
+    }
+    if (j.gpus > largest_fit_) {
+      ++counters_.rejected_jobs;
+      record.outcome = JobOutcome::Rejected;
+      continue;
+    }
+    queue_.insert(j.id);
+    events.push_back({EventKind::JobSubmitted, now_, j.id});
+  }
+}
+
+void RunState::apply(const Decisions& decisions)
+{
+  for (const auto& start : decisions.starts) {
+    if (queue_.erase(start.job) == 0)
+      throw std::logic_error("scheduler started job " + std::to_string(start.job) + ", which is not queued");
+    const Job& j = job(start.job);
+    const JobShape shape = job_shape(j.gpus, topology_->gpus_of(start.allocation.parts.at(0).node));
+    if (start.allocation.node_count() != shape.nodes || start.allocation.gpus_held() != shape.gpus_held())
+      throw std::logic_error("scheduler gave job " + j.name + " an allocation of the wrong shape");
+    cluster_.take(start.allocation); // throws if the GPUs are not free
+    ledger_.move(GpuState::Idle, GpuState::Busy, j.gpus);
+    ledger_.move(GpuState::Idle, GpuState::Stranded, shape.gpus_held() - j.gpus);
+    JobRecord& record = records_[start.job];
+    record.outcome = JobOutcome::Running;
+    record.start_s = now_;
+    record.allocation = start.allocation;
+    running_.emplace(start.job, RunningJob{start.job, now_, start.allocation});
+    ends_.emplace(now_ + j.duration_s, start.job);
+  }
+}
+
+} // namespace acmesim

@@ -1,0 +1,64 @@
+#include "sim/report/Reports.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace acmesim {
+
+namespace {
+
+std::string_view state_column(const Job& job, const JobRecord& record)
+{
+  return record.outcome == JobOutcome::Rejected ? std::string_view("REJECTED") : to_string(job.final_state);
+}
+
+// Quotes a field only when it needs it (RFC 4180), so ordinary ids stay unquoted.
+std::string csv_field(const std::string& text)
+{
+  if (text.find_first_of(",\"\n\r") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"')
+      quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+} // namespace
+
+void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult& result)
+{
+  const auto& topology = *result.topology;
+  const auto& records = result.state->records();
+  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list\n";
+  fmt::memory_buffer row;
+  for (const Job& job : workload.jobs) {
+    const JobRecord& r = records[job.id];
+    row.clear();
+    const bool ran = r.outcome == JobOutcome::Ended;
+    std::set<LeafId> leaves;
+    for (const auto& part : r.allocation.parts)
+      leaves.insert(topology.leaf_of(part.node));
+    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},{:.3f},", csv_field(job.name), to_string(job.type), csv_field(job.user),
+                   job.gpus, r.allocation.node_count(), job.cpus, job.submit_s);
+    if (ran)
+      fmt::format_to(std::back_inserter(row), "{:.3f},{:.3f},{:.3f},{:.3f},", r.start_s, r.end_s,
+                     r.start_s - job.submit_s, r.end_s - job.submit_s);
+    else
+      fmt::format_to(std::back_inserter(row), ",,,,");
+    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r), leaves.size());
+    for (std::size_t i = 0; i < r.allocation.parts.size(); ++i) {
+      if (i > 0)
+        row.push_back(' ');
+      const auto& name = topology.node_name(r.allocation.parts[i].node);
+      row.append(name.data(), name.data() + name.size());
+    }
+    row.push_back('\n');
+    out.write(row.data(), static_cast<std::streamsize>(row.size()));
+  }
+}
+
+} // namespace acmesim

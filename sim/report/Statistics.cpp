@@ -1,0 +1,35 @@
+#include "sim/report/Statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace acmesim {
+
+double nearest_rank_quantile(const std::vector<double>& sorted, double p)
+{
+  if (sorted.empty())
+    return 0;
+  const auto n = static_cast<double>(sorted.size());
+  const auto rank = static_cast<std::size_t>(std::max(1.0, std::ceil(p * n)));
+  return sorted[std::min(rank, sorted.size()) - 1];
+}
+
+SampleSummary summarise(std::vector<double> values)
+{
+  SampleSummary s;
+  s.count = values.size();
+  if (values.empty())
+    return s;
+  std::sort(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values)
+    sum += v;
+  s.mean = sum / static_cast<double>(values.size());
+  s.p50 = nearest_rank_quantile(values, 0.50);
+  s.p95 = nearest_rank_quantile(values, 0.95);
+  s.p99 = nearest_rank_quantile(values, 0.99);
+  s.max = values.back();
+  return s;
+}
+
+} // namespace acmesim

@@ -1,0 +1,120 @@
+#include "sim/report/Reports.hpp"
+
+#include "acmesim/Version.hpp"
+#include "sim/report/AtomicFile.hpp"
+#include "sim/report/Statistics.hpp"
+
+#include <map>
+
+namespace acmesim {
+
+namespace {
+
+Json to_json(const SampleSummary& s)
+{
+  return Json{{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
+}
+
+// Wait and JCT of GPU jobs that ran, overall and per job type (types with jobs only).
+Json time_summaries(const Workload& workload, const std::vector<JobRecord>& records, bool wait)
+{
+  std::vector<double> all;
+  std::map<JobType, std::vector<double>> by_type;
+  for (const Job& job : workload.jobs) {
+    const JobRecord& r = records[job.id];
+    if (job.cpu_only() || r.outcome != JobOutcome::Ended)
+      continue;
+    const double v = wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
+    all.push_back(v);
+    by_type[job.type].push_back(v);
+  }
+  Json types = Json::object();
+  for (JobType type : ALL_JOB_TYPES)
+    if (auto it = by_type.find(type); it != by_type.end())
+      types[std::string(to_string(type))] = to_json(summarise(std::move(it->second)));
+  return Json{{"all", to_json(summarise(std::move(all)))}, {"by_type", types}};
+}
+
+Json job_counts(const Workload& workload, const RunResult& result)
+{
+  const auto& records = result.state->records();
+  std::map<std::string, std::size_t> by_state;
+  for (JobState s : ALL_JOB_STATES)
+    by_state[std::string(to_string(s))] = 0;
+  std::map<JobType, std::size_t> by_type;
+  std::size_t gpu_jobs = 0;
+  for (const Job& job : workload.jobs) {
+    const JobRecord& r = records[job.id];
+    if (r.outcome == JobOutcome::Ended)
+      by_state[std::string(to_string(job.final_state))]++;
+    by_type[job.type]++;
+    gpu_jobs += job.cpu_only() ? 0 : 1;
+  }
+  Json states = Json::object();
+  for (JobState s : ALL_JOB_STATES)
+    states[std::string(to_string(s))] = by_state[std::string(to_string(s))];
+  Json types = Json::object();
+  for (JobType t : ALL_JOB_TYPES)
+    types[std::string(to_string(t))] = by_type[t];
+  const auto& c = result.state->counters();
+  return Json{{"total", workload.jobs.size()},
+              {"gpu", gpu_jobs},
+              {"cpu_only", c.cpu_only_jobs},
+              {"rejected", c.rejected_jobs},
+              {"skipped_rows", workload.skipped_rows},
+              {"by_final_state", states},
+              {"by_type", types}};
+}
+
+Json gpu_hours(const Ledger& ledger)
+{
+  Json hours = Json::object();
+  for (GpuState s : ALL_GPU_STATES)
+    hours[std::string(to_string(s))] = ledger.gpu_seconds(s) / 3600.0;
+  hours["total"] = ledger.total_gpu_seconds() / 3600.0;
+  return hours;
+}
+
+} // namespace
+
+Json make_summary(const Scenario& scenario, const Workload& workload, const RunResult& result)
+{
+  const Ledger& ledger = result.state->ledger();
+  const double total = ledger.total_gpu_seconds();
+  const auto share = [&](double s) { return total > 0 ? s / total : 0.0; };
+  const auto& records = result.state->records();
+  const auto& c = result.state->counters();
+  Json summary;
+  summary["program"] = Json{{"name", "acmesim"}, {"version", VERSION}};
+  summary["scenario_name"] = scenario.name;
+  summary["seed"] = scenario.seed;
+  summary["makespan_s"] = result.makespan_s;
+  summary["jobs"] = job_counts(workload, result);
+  summary["wait_s"] = time_summaries(workload, records, true);
+  summary["jct_s"] = time_summaries(workload, records, false);
+  summary["gpu_hours"] = gpu_hours(ledger);
+  summary["utilisation"] = Json{
+      {"mean_gpu_busy", share(ledger.gpu_seconds(GpuState::Busy))},
+      {"mean_gpu_allocated", share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))}};
+  summary["engine"] = Json{
+      {"scheduler_calls", c.scheduler_calls}, {"instants", c.instants}, {"max_queue_length", c.max_queue_length}};
+  summary["scenario"] = scenario_to_json(scenario);
+  return summary;
+}
+
+void write_results(const std::filesystem::path& dir, const Scenario& scenario, const Workload& workload,
+                   const RunResult& result)
+{
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / "summary.json");
+  {
+    AtomicFile jobs(dir / "jobs.csv");
+    write_jobs_csv(jobs.stream(), workload, result);
+    jobs.commit();
+  }
+  AtomicFile summary(dir / "summary.json");
+  summary.stream() << make_summary(scenario, workload, result).dump(2) << '\n';
+  summary.commit();
+}
+
+} // namespace acmesim

@@ -1,0 +1,100 @@
+#include "sim/cli/RunCommand.hpp"
+
+#include "sim/cli/Commands.hpp"
+#include "sim/engine/Simulation.hpp"
+#include "sim/report/Reports.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+namespace acmesim {
+
+namespace {
+
+// Progress line on stderr, only when stderr is a terminal (never in logs or CI output).
+std::function<void(double, std::size_t, std::size_t)> progress_printer()
+{
+  const auto start = std::chrono::steady_clock::now();
+  return [start](double sim_s, std::size_t done, std::size_t total) {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double rate = wall > 0 ? static_cast<double>(done) / wall : 0;
+    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+    std::cerr << fmt::format("\r  day {:.1f}: {}/{} jobs ended, {:.0f} jobs/s, ETA {:.0f} s   ", sim_s / 86400,
+                             done, total, rate, eta)
+              << (done == total ? "\n" : "") << std::flush;
+  };
+}
+
+std::string describe(const Json& s) { return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}",
+                                                          s["mean"].get<double>(), s["p50"].get<double>(),
+                                                          s["p95"].get<double>(), s["p99"].get<double>()); }
+
+void print_summary(const Json& summary, const std::string& out_dir)
+{
+  const auto& jobs = summary["jobs"];
+  const auto& hours = summary["gpu_hours"];
+  const auto& scenario = summary["scenario"];
+  int nodes = 0, gpus = 0;
+  for (const auto& pod : scenario["cluster"]["pods"]) {
+    nodes += pod["nodes"].get<int>();
+    gpus += pod["nodes"].get<int>() * pod["gpus_per_node"].get<int>();
+  }
+  const double makespan = summary["makespan_s"].get<double>();
+  std::cout << fmt::format("scenario     {} (seed {})\n", summary["scenario_name"].get<std::string>(),
+                           summary["seed"].get<std::uint64_t>())
+            << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario["cluster"]["name"].get<std::string>(),
+                           nodes, gpus)
+            << fmt::format("scheduler    {}, placement {}\n", scenario["scheduler"]["name"].get<std::string>(),
+                           scenario["scheduler"]["placement"].get<std::string>())
+            << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n",
+                           jobs["total"].get<std::size_t>(), jobs["gpu"].get<std::size_t>(),
+                           jobs["cpu_only"].get<std::size_t>(), jobs["rejected"].get<std::size_t>())
+            << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", makespan, makespan / 86400)
+            << "wait (GPU)   " << describe(summary["wait_s"]["all"]) << '\n'
+            << "JCT (GPU)    " << describe(summary["jct_s"]["all"]) << '\n'
+            << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n",
+                           100 * summary["utilisation"]["mean_gpu_busy"].get<double>(),
+                           100 * summary["utilisation"]["mean_gpu_allocated"].get<double>())
+            << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
+                           hours["busy"].get<double>(), hours["stranded"].get<double>(),
+                           hours["idle"].get<double>(), hours["total"].get<double>())
+            << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
+}
+
+} // namespace
+
+int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)
+{
+  log_info(fmt::format("scenario '{}': {} jobs on {} ({} GPUs), scheduler {}", scenario.name, workload.jobs.size(),
+                       scenario.cluster.name, scenario.cluster.total_gpus(), scenario.scheduler.name));
+  if (workload.skipped_rows > 0)
+    log_warn(fmt::format("{} bad trace rows skipped (workload.on_bad_row=skip)", workload.skipped_rows));
+  RunOptions options;
+  options.engine_logs = verbosity == Verbosity::Verbose;
+  if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
+    options.progress = progress_printer();
+  const RunResult result = run_simulation(scenario, workload, options);
+  if (result.state->counters().rejected_jobs > 0)
+    log_warn(fmt::format("{} jobs ask for more GPUs than any pod has; they were rejected and are reported as "
+                         "REJECTED in jobs.csv",
+                         result.state->counters().rejected_jobs));
+  const auto write_start = std::chrono::steady_clock::now();
+  write_results(out_dir, scenario, workload, result);
+  const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double wall = std::max(result.wall_seconds, 1e-9);
+  log_info(fmt::format("replay: {} jobs in {:.3f} s wall ({:.0f} jobs/s, {:.1f} simulated days per wall second); "
+                       "results written in {:.3f} s; peak RSS {:.0f} MB",
+                       workload.jobs.size(), result.wall_seconds, static_cast<double>(workload.jobs.size()) / wall,
+                       result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
+  print_summary(make_summary(scenario, workload, result), out_dir);
+  return EXIT_OK;
+}
+
+} // namespace acmesim

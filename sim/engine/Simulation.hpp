@@ -1,0 +1,32 @@
+#pragma once
+// Runs one scenario on SimGrid: builds the platform from the topology and drives RunState
+// from one maestro-level kernel timer (no actors), armed at the next event time. This design
+// was measured fastest on SimGrid 3.32 (../shared/reference/simgrid.md §3.2: about 1.6 s per
+// million jobs) and keeps the order of same-time events ours, not the engine's.
+// SimGrid allows one engine per process: call run_simulation at most once per process.
+#include "models/workload/Job.hpp"
+#include "sim/config/Scenario.hpp"
+#include "sim/engine/RunState.hpp"
+
+#include <functional>
+#include <memory>
+
+namespace acmesim {
+
+struct RunResult {
+  std::unique_ptr<Topology> topology;
+  std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<RunState> state;
+  double makespan_s = 0;
+  double wall_seconds = 0; // for the terminal only: never written to result files
+};
+
+struct RunOptions {
+  // Called now and then with (simulated seconds, jobs ended, jobs in all) for progress display.
+  std::function<void(double, std::size_t, std::size_t)> progress;
+  bool engine_logs = false; // let SimGrid print its own informational logs
+};
+
+RunResult run_simulation(const Scenario& scenario, const Workload& workload, const RunOptions& options = {});
+
+} // namespace acmesim

@@ -1,0 +1,73 @@
+#include "sim/report/Reports.hpp"
+
+namespace acmesim {
+
+namespace {
+
+Json to_json(const EmpiricalSpec& e) { return Json{{"values", e.values}, {"cdf", e.cdf}}; }
+
+Json to_json(const PodSpec& p)
+{
+  const auto& f = p.fabric;
+  return Json{{"name", p.name},
+              {"nodes", p.nodes},
+              {"gpus_per_node", p.gpus_per_node},
+              {"cpus_per_node", p.cpus_per_node},
+              {"gpu_model", p.gpu_model},
+              {"nvlink_bandwidth_GBps", p.nvlink_bandwidth_GBps},
+              {"compute_nics", p.compute_nics},
+              {"storage_nics", p.storage_nics},
+              {"nic_bandwidth_Gbps", p.nic_bandwidth_Gbps},
+              {"fabric", Json{{"leaf_radix", f.leaf_radix},
+                              {"spine_radix", f.spine_radix},
+                              {"oversubscription", f.oversubscription},
+                              {"nodes_per_leaf", derived_nodes_per_leaf(p)},
+                              {"port_bandwidth_Gbps", f.port_bandwidth_Gbps},
+                              {"link_latency_us", f.link_latency_us}}}};
+}
+
+Json to_json(const WorkloadSpec& w)
+{
+  if (w.trace) {
+    return Json{{"trace", w.trace->path},
+                {"format", w.trace->format},
+                {"on_bad_row", w.trace->on_bad_row == BadRowPolicy::Skip ? "skip" : "error"}};
+  }
+  Json types = Json::object();
+  for (const auto& t : w.synthetic->types) {
+    Json states = Json::object();
+    for (JobState s : ALL_JOB_STATES)
+      if (t.state_shares[static_cast<std::size_t>(s)] > 0)
+        states[std::string(to_string(s))] = t.state_shares[static_cast<std::size_t>(s)];
+    types[std::string(to_string(t.type))] = Json{{"arrivals_per_hour", t.arrivals_per_hour},
+                                                 {"gpus", to_json(t.gpus)},
+                                                 {"duration_s", to_json(t.duration_s)},
+                                                 {"states", states},
+                                                 {"cpus_per_gpu", t.cpus_per_gpu},
+                                                 {"cpus_if_cpu_only", t.cpus_if_cpu_only}};
+  }
+  return Json{{"synthetic", Json{{"days", w.synthetic->days}, {"users", w.synthetic->users}, {"types", types}}}};
+}
+
+} // namespace
+
+Json scenario_to_json(const Scenario& scenario)
+{
+  Json pods = Json::array();
+  for (const auto& pod : scenario.cluster.pods)
+    pods.push_back(to_json(pod));
+  Json scheduler{{"name", scenario.scheduler.name}, {"placement", scenario.scheduler.placement}};
+  for (const auto& [key, value] : scenario.scheduler.params)
+    scheduler[key] = value;
+  return Json{{"name", scenario.name},
+              {"source", scenario.source},
+              {"seed", scenario.seed},
+              {"cluster", Json{{"name", scenario.cluster.name},
+                               {"pods", pods},
+                               {"storage", Json{{"bandwidth_GBps", scenario.cluster.storage.bandwidth_GBps},
+                                                {"latency_us", scenario.cluster.storage.latency_us}}}}},
+              {"workload", to_json(scenario.workload)},
+              {"scheduler", scheduler}};
+}
+
+} // namespace acmesim
