@@ -1,5 +1,7 @@
 #include "sim/config/ScenarioLoader.hpp"
 
+#include "models/cluster/Topology.hpp"
+
 #include "models/workload/EmpiricalDistribution.hpp"
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
@@ -490,6 +492,16 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
     scenario.scheduler = read_scheduler(checker, top.get("scheduler"));
+  }
+  // Fabric shapes that cannot be built (too few switch ports, leaves beyond the spine radix)
+  // are found by building the topology; report them with everything else, before any run.
+  if (diags.empty()) {
+    try {
+      Topology{scenario.cluster};
+    } catch (const InputError& e) {
+      for (const auto& d : e.diagnostics())
+        diags.add(Diagnostic{source + " (cluster)", d.key, d.value, d.message});
+    }
   }
   diags.throw_if_any();
   return scenario;

@@ -611,3 +611,20 @@ TEST_CASE("a scenario file that cannot be opened is an InputError naming it")
     CHECK(e.diagnostics()[0].where == path);
   }
 }
+
+TEST_CASE("a fabric that cannot be built is reported at load time")
+{
+  // Five nodes per leaf with four NICs each fill 20 ports of a 40-port leaf; Kalos' 61 leaves
+  // then need spines of at least 61 ports.
+  try {
+    load_scenario_text("cluster: {preset: kalos, fabric: {spine_radix: 40}}\nworkload: {synthetic: {types: "
+                       "{Eval: {arrivals_per_hour: 1, gpus: {values: [1], cdf: [1]}, duration_s: {values: [60], "
+                       "cdf: [1]}}}}}\n",
+                       "fabric.yaml", ACMESIM_SOURCE_DIR);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].key == "cluster.pods.0.fabric.spine_radix");
+    CHECK(e.diagnostics()[0].message.find("61") != std::string::npos);
+  }
+}
