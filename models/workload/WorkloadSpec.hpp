@@ -36,7 +36,8 @@ struct SyntheticSpec {
 };
 
 struct TraceSpec {
-  std::string path;   // as resolved (relative paths are relative to the scenario file)
+  std::string path;       // as resolved (relative paths are relative to the scenario file)
+  std::string as_written; // as written in the scenario (reported, so results do not depend on the cwd)
   std::string format = "acme";
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
 };

@@ -12,7 +12,10 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -71,6 +74,24 @@ std::vector<std::string> overrides_of(const po::variables_map& vm)
   return overrides;
 }
 
+// Creates the results directory before anything is simulated, so a bad --out is bad input
+// (exit 2) found in a second, not an error after a long run.
+void prepare_output_dir(const std::string& out)
+{
+  namespace fs = std::filesystem;
+  const auto fail = [&](const std::string& why) { throw InputError(Diagnostic{"--out", "", out, why}); };
+  if (out.empty())
+    fail("expected a directory path");
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    fail("exists and is not a directory");
+  fs::create_directories(out, ec);
+  if (ec)
+    fail("cannot create the directory: " + ec.message());
+  if (::access(out.c_str(), W_OK) != 0)
+    fail("the directory is not writable");
+}
+
 Scenario load(const po::variables_map& vm)
 {
   const auto overrides = overrides_of(vm);
@@ -101,11 +122,14 @@ int cmd_run(const std::vector<std::string>& args)
   setup_logging(verbosity);
 
   const Scenario scenario = load(vm);
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + scenario.name;
   const auto load_start = std::chrono::steady_clock::now();
   const Workload workload = load_workload(scenario);
   log_info(fmt::format("workload: {} jobs from {} in {:.3f} s", workload.jobs.size(), workload.source,
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()));
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + scenario.name;
+  if (workload.jobs.empty())
+    log_warn("the workload has no jobs: nothing to simulate beyond time 0");
+  prepare_output_dir(out);
   return run_scenario(scenario, workload, out, verbosity);
 }
 

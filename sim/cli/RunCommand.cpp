@@ -30,9 +30,13 @@ std::function<void(double, std::size_t, std::size_t)> progress_printer()
   };
 }
 
-std::string describe(const Json& s) { return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}",
-                                                          s["mean"].get<double>(), s["p50"].get<double>(),
-                                                          s["p95"].get<double>(), s["p99"].get<double>()); }
+std::string describe(const Json& s)
+{
+  if (s["count"].get<std::size_t>() == 0)
+    return "no GPU job ran";
+  return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}", s["mean"].get<double>(),
+                     s["p50"].get<double>(), s["p95"].get<double>(), s["p99"].get<double>());
+}
 
 void print_summary(const Json& summary, const std::string& out_dir)
 {

@@ -86,6 +86,15 @@ NumberRange integer_at_least(double min)
   return r;
 }
 
+NumberRange integer_between(double min, double max)
+{
+  NumberRange r{min, false, max};
+  r.integer = true;
+  return r;
+}
+
+NumberRange number_between(double min, double max) { return {min, false, max}; }
+
 // --- ConfigChecker ---------------------------------------------------------------------------
 
 void ConfigChecker::error(const ConfigNode& node, const std::string& key, const std::string& message)

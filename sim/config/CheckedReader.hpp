@@ -28,6 +28,9 @@ NumberRange any_number();
 NumberRange at_least(double min);
 NumberRange positive();
 NumberRange integer_at_least(double min);
+// Integers in [min, max]: sizes get an upper bound so that a typo cannot exhaust memory.
+NumberRange integer_between(double min, double max);
+NumberRange number_between(double min, double max);
 
 class ConfigChecker {
 public:

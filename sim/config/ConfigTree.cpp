@@ -104,11 +104,29 @@ std::string where_of(const YAML::Node& node, const SourceLabel& label, const std
   return mark.line < 0 ? fallback : label.where(mark.line, mark.column);
 }
 
+// Aliases let a few lines of YAML expand without limit (a self-referencing alias, or the
+// "billion laughs" pattern): conversion stops at a depth and a node count no scenario reaches.
+struct ConvertBudget {
+  int depth = 0;
+  std::size_t nodes_left = 1'000'000;
+  bool reported = false;
+};
+constexpr int MAX_DEPTH = 64;
+
 ConfigNode convert(const YAML::Node& yaml, const std::string& path, const SourceLabel& label,
-                   const std::string& fallback_where, DiagnosticList& diags)
+                   const std::string& fallback_where, DiagnosticList& diags, ConvertBudget& budget)
 {
   ConfigNode node;
   node.where = where_of(yaml, label, fallback_where);
+  if (budget.depth >= MAX_DEPTH || budget.nodes_left == 0) {
+    if (!budget.reported)
+      diags.add(node.where, path, "",
+                "the document nests deeper than 64 levels or holds over a million values (a recursive YAML alias?)");
+    budget.reported = true;
+    return node;
+  }
+  --budget.nodes_left;
+  ++budget.depth;
   switch (yaml.Type()) {
   case YAML::NodeType::Scalar:
     node.kind = ConfigNode::Kind::Scalar;
@@ -117,7 +135,7 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
   case YAML::NodeType::Sequence:
     node.kind = ConfigNode::Kind::List;
     for (std::size_t i = 0; i < yaml.size(); ++i)
-      node.items.push_back(convert(yaml[i], join_key(path, std::to_string(i)), label, node.where, diags));
+      node.items.push_back(convert(yaml[i], join_key(path, std::to_string(i)), label, node.where, diags, budget));
     break;
   case YAML::NodeType::Map:
     node.kind = ConfigNode::Kind::Map;
@@ -133,7 +151,7 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
         diags.add(key_where, key_path, "", "duplicate key (already set at " + node.find_entry(key)->key_where + ")");
         continue;
       }
-      ConfigNode value = convert(it->second, key_path, label, key_where, diags);
+      ConfigNode value = convert(it->second, key_path, label, key_where, diags, budget);
       // yaml-cpp marks an empty value (`key:`) at the token after it, often the next line.
       if (value.kind == ConfigNode::Kind::Null)
         value.where = key_where;
@@ -144,13 +162,15 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
   case YAML::NodeType::Undefined:
     break;
   }
+  --budget.depth;
   return node;
 }
 
 // Parses `text` as one YAML value; throws YAML::ParserException on a syntax error.
 ConfigNode load(std::string_view text, const std::string& path, const SourceLabel& label, DiagnosticList& diags)
 {
-  return convert(YAML::Load(std::string(text)), path, label, label.name, diags);
+  ConvertBudget budget;
+  return convert(YAML::Load(std::string(text)), path, label, label.name, diags, budget);
 }
 
 std::string trim(std::string_view s)

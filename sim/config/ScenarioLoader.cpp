@@ -10,6 +10,7 @@
 #include "sim/policies/PolicyCatalogue.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,24 @@ const std::vector<std::string> FABRIC_KEYS{"leaf_radix",     "spine_radix",     
                                            "nodes_per_leaf", "port_bandwidth_Gbps", "link_latency_us"};
 const std::vector<std::string> STORAGE_KEYS{"bandwidth_GBps", "latency_us"};
 const std::vector<ConfigEntry> NO_ENTRIES;
+
+// Scenario names become directory names under results/: keep them to one plain path part.
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
+
+bool is_safe_name(const std::string& name)
+{
+  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), is_name_char);
+}
+
+std::string safe_name(std::string name)
+{
+  for (char& c : name)
+    if (!is_name_char(c))
+      c = '_';
+  if (name.empty() || name.front() == '.')
+    name.insert(name.begin(), '_');
+  return name;
+}
 
 bool is_pod_field(std::string_view key)
 {
@@ -175,25 +194,30 @@ private:
 
 // --- cluster ---------------------------------------------------------------------------------
 
+// Sanity bounds, far above any real cluster (Acme has 588 nodes and 40-port switches), that
+// keep GPU counts within int and stop a typo from building a graph of a billion switches.
+constexpr double MAX_NODES = 100000;
+constexpr double MAX_RADIX = 4096;
+
 void read_pod_fields(MapReader& m, PodSpec& pod, bool complete)
 {
   if (complete)
     m.require("nodes");
-  m.read("nodes", pod.nodes, integer_at_least(1));
-  m.read("gpus_per_node", pod.gpus_per_node, integer_at_least(1));
-  m.read("cpus_per_node", pod.cpus_per_node, integer_at_least(1));
+  m.read("nodes", pod.nodes, integer_between(1, MAX_NODES));
+  m.read("gpus_per_node", pod.gpus_per_node, integer_between(1, 64));
+  m.read("cpus_per_node", pod.cpus_per_node, integer_between(1, 65536));
   m.read("gpu_model", pod.gpu_model);
   m.read("nvlink_bandwidth_GBps", pod.nvlink_bandwidth_GBps, positive());
-  m.read("compute_nics", pod.compute_nics, integer_at_least(1));
-  m.read("storage_nics", pod.storage_nics, integer_at_least(0));
+  m.read("compute_nics", pod.compute_nics, integer_between(1, 64));
+  m.read("storage_nics", pod.storage_nics, integer_between(0, 64));
   m.read("nic_bandwidth_Gbps", pod.nic_bandwidth_Gbps, positive());
 
   MapReader f(m.checker(), m.get("fabric"), m.key_of("fabric"), FABRIC_KEYS);
   FabricSpec& fabric = pod.fabric;
-  f.read("leaf_radix", fabric.leaf_radix, integer_at_least(2)); // at least one port down and one up
-  f.read("spine_radix", fabric.spine_radix, integer_at_least(1));
+  f.read("leaf_radix", fabric.leaf_radix, integer_between(2, MAX_RADIX)); // at least one port down and one up
+  f.read("spine_radix", fabric.spine_radix, integer_between(1, MAX_RADIX));
   f.read("oversubscription", fabric.oversubscription, positive());
-  f.read("nodes_per_leaf", fabric.nodes_per_leaf, integer_at_least(0));
+  f.read("nodes_per_leaf", fabric.nodes_per_leaf, integer_between(0, MAX_RADIX));
   f.read("port_bandwidth_Gbps", fabric.port_bandwidth_Gbps, positive());
   f.read("link_latency_us", fabric.link_latency_us, at_least(0));
 }
@@ -317,11 +341,14 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
 
   ConfigChecker checker(diags);
   Scenario scenario;
-  scenario.name = default_name;
+  scenario.name = safe_name(default_name);
   scenario.source = source;
   MapReader top(checker, &*root, "", {"name", "seed", "cluster", "workload", "scheduler"});
   if (top.ok()) {
-    top.read("name", scenario.name);
+    if (top.read("name", scenario.name) && !is_safe_name(scenario.name))
+      checker.error(*top.get("name"), "name",
+                    "expected letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
+                    "directory)");
     top.read("seed", scenario.seed);
     if (top.require("cluster")) {
       ClusterResolver resolver(presets, checker);

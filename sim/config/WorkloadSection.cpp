@@ -16,6 +16,9 @@ namespace fs = std::filesystem;
 
 using Kind = EmpiricalDistribution::Kind;
 
+// About 5 GB of job records: far beyond the 880,740 jobs of the six-month Acme trace.
+constexpr double MAX_EXPECTED_JOBS = 5e7;
+
 // A list of numbers; false if it is not one (everything wrong reported).
 bool read_number_list(ConfigChecker& checker, const ConfigNode* node, const std::string& key, const NumberRange& range,
                       std::vector<double>& out)
@@ -88,16 +91,16 @@ SyntheticTypeSpec read_job_type(ConfigChecker& checker, const ConfigNode& node, 
   if (!m.ok())
     return spec;
   m.require("arrivals_per_hour");
-  m.read("arrivals_per_hour", spec.arrivals_per_hour, at_least(0));
+  m.read("arrivals_per_hour", spec.arrivals_per_hour, number_between(0, 1e6));
   if (m.require("gpus")) // a GPU count; 0 is a CPU-only job
-    spec.gpus = read_table(checker, *m.get("gpus"), m.key_of("gpus"), Kind::Discrete, integer_at_least(0));
+    spec.gpus = read_table(checker, *m.get("gpus"), m.key_of("gpus"), Kind::Discrete, integer_between(0, 1e6));
   if (m.require("duration_s"))
     spec.duration_s = read_table(checker, *m.get("duration_s"), m.key_of("duration_s"), Kind::LogLinear, positive());
   if (const ConfigNode* states = m.get("states"))
     if (const auto shares = read_states(checker, *states, m.key_of("states")))
       spec.state_shares = *shares;
-  m.read("cpus_per_gpu", spec.cpus_per_gpu, integer_at_least(0));
-  m.read("cpus_if_cpu_only", spec.cpus_if_cpu_only, integer_at_least(0));
+  m.read("cpus_per_gpu", spec.cpus_per_gpu, integer_between(0, 1024));
+  m.read("cpus_if_cpu_only", spec.cpus_if_cpu_only, integer_between(0, 65536));
   return spec;
 }
 
@@ -105,8 +108,10 @@ SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
 {
   SyntheticSpec spec;
   MapReader m(checker, &node, "workload.synthetic", {"days", "users", "types"});
-  m.read("days", spec.days, positive());
-  m.read("users", spec.users, integer_at_least(1));
+  NumberRange ten_years = positive();
+  ten_years.max = 3650;
+  m.read("days", spec.days, ten_years);
+  m.read("users", spec.users, integer_between(1, 1e6));
   if (!m.require("types"))
     return spec;
   const ConfigNode& types = *m.get("types");
@@ -124,6 +129,14 @@ SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
     }
     spec.types.push_back(read_job_type(checker, entry.value, join_key(key, entry.key), *type));
   }
+  // The generator holds every job in memory: refuse workloads whose expected size would not fit.
+  double expected_jobs = 0;
+  for (const auto& t : spec.types)
+    expected_jobs += t.arrivals_per_hour * 24 * spec.days;
+  if (expected_jobs > MAX_EXPECTED_JOBS)
+    checker.error(node, "workload.synthetic",
+                  "expects about " + std::to_string(static_cast<long long>(expected_jobs)) +
+                      " jobs (sum of arrivals_per_hour x 24 x days); at most 50,000,000 are supported");
   // Canonical order, so that reordering the file's types does not change a run.
   std::stable_sort(spec.types.begin(), spec.types.end(),
                    [](const SyntheticTypeSpec& a, const SyntheticTypeSpec& b) { return a.type < b.type; });
@@ -135,6 +148,7 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
   TraceSpec spec;
   std::string written;
   if (m.read("trace", written)) {
+    spec.as_written = written;
     const fs::path path(written);
     spec.path = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
     std::error_code ec;

@@ -90,15 +90,41 @@ void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
   }
 }
 
+JobShape RunState::checked_shape(const Job& j, const Allocation& allocation) const
+{
+  // A policy written by a user may get this wrong: refuse anything but the job's shape on
+  // distinct nodes of one pod.
+  const auto wrong = [&](const std::string& why) {
+    return std::logic_error("scheduler gave job " + j.name + " an allocation " + why);
+  };
+  if (allocation.empty())
+    throw wrong("with no nodes");
+  const NodeId first = allocation.parts.front().node;
+  if (first >= topology_->node_count())
+    throw wrong("on a node that does not exist");
+  const JobShape shape = job_shape(j.gpus, topology_->gpus_of(first));
+  if (allocation.node_count() != shape.nodes)
+    throw wrong("of " + std::to_string(allocation.node_count()) + " nodes instead of " + std::to_string(shape.nodes));
+  for (std::size_t i = 0; i < allocation.parts.size(); ++i) {
+    const auto& part = allocation.parts[i];
+    if (part.node >= topology_->node_count() || topology_->pod_of(part.node) != topology_->pod_of(first))
+      throw wrong("spanning pods");
+    if (part.gpus != shape.gpus_per_node)
+      throw wrong("of " + std::to_string(part.gpus) + " GPUs on a node instead of " +
+                  std::to_string(shape.gpus_per_node));
+    if (i > 0 && part.node <= allocation.parts[i - 1].node)
+      throw wrong("with nodes repeated or out of order");
+  }
+  return shape;
+}
+
 void RunState::apply(const Decisions& decisions)
 {
   for (const auto& start : decisions.starts) {
     if (queue_.erase(start.job) == 0)
       throw std::logic_error("scheduler started job " + std::to_string(start.job) + ", which is not queued");
     const Job& j = job(start.job);
-    const JobShape shape = job_shape(j.gpus, topology_->gpus_of(start.allocation.parts.at(0).node));
-    if (start.allocation.node_count() != shape.nodes || start.allocation.gpus_held() != shape.gpus_held())
-      throw std::logic_error("scheduler gave job " + j.name + " an allocation of the wrong shape");
+    const JobShape shape = checked_shape(j, start.allocation);
     cluster_.take(start.allocation); // throws if the GPUs are not free
     ledger_.move(GpuState::Idle, GpuState::Busy, j.gpus);
     ledger_.move(GpuState::Idle, GpuState::Stranded, shape.gpus_held() - j.gpus);

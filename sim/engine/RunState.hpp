@@ -64,6 +64,7 @@ private:
   void finish_jobs(std::vector<SchedulerEvent>& events);
   void submit_jobs(std::vector<SchedulerEvent>& events);
   void apply(const Decisions& decisions);
+  JobShape checked_shape(const Job& j, const Allocation& allocation) const;
 
   const Topology* topology_;
   const Workload* workload_;

@@ -1,5 +1,6 @@
 #include "sim/policies/EasyBackfillScheduler.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace acmesim {
@@ -21,44 +22,85 @@ void EasyBackfillScheduler::on_started(const ClusterView& view, JobId job)
 
 void EasyBackfillScheduler::on_finished(JobId job)
 {
+  reservation_.reset();
+  unchanged_since_idle_pass_ = false;
   auto it = expected_end_of_.find(job);
   expected_end_.erase({it->second, job});
   expected_end_of_.erase(it);
 }
 
-void EasyBackfillScheduler::schedule(const ClusterView& view)
+EasyBackfillScheduler::Reservation& EasyBackfillScheduler::reservation_for(const ClusterView& view, JobId head_id)
+{
+  if (reservation_ && reservation_->head == head_id)
+    return *reservation_;
+  // Release running jobs in order of estimated end until the head fits.
+  const Job& head = view.job(head_id);
+  Reservation r{head_id, view.now(), mirror().capacity()};
+  for (const auto& [end, running] : expected_end_) {
+    if (r.at_shadow.fits(head.gpus))
+      break;
+    r.at_shadow.give_back(allocation_of(running));
+    r.shadow_time = end;
+  }
+  if (!r.at_shadow.fits(head.gpus))
+    throw std::logic_error("job " + head.name + " cannot fit even on an empty cluster");
+  reservation_.emplace(std::move(r));
+  return *reservation_;
+}
+
+void EasyBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
 {
   const auto& queue = view.queue();
   auto it = queue.begin();
+  if (unchanged_since_idle_pass_) {
+    // The previous pass started nothing and nothing has ended since: every job it examined
+    // would be refused again (time only moves short jobs toward long), so only the jobs
+    // submitted since, at the tail of the queue, need a look, and only if they fall within
+    // backfill_depth of the head. This keeps evaluation bursts on a full cluster cheap.
+    const std::size_t window_end = static_cast<std::size_t>(backfill_depth_) + 1; // head + depth
+    const std::size_t first_new = queue.size() - events.size(); // submissions only, all at the tail
+    if (first_new >= window_end)
+      return;
+    std::advance(it, static_cast<std::ptrdiff_t>(first_new));
+    backfill(view, *queue.begin(), it, static_cast<int>(window_end - first_new));
+    return;
+  }
   while (it != queue.end() && try_start(view, *it))
     ++it;
   if (it == queue.end() || mirror().free_gpus_total() == 0)
     return;
+  const JobId head = *it;
+  backfill(view, head, ++it, backfill_depth_);
+}
 
-  // Reservation for the head: release running jobs in order of estimated end until it fits.
-  const Job& head = view.job(*it);
-  CapacityProfile at_shadow = mirror().capacity();
-  double shadow_time = view.now();
-  for (const auto& [end, running] : expected_end_) {
-    if (at_shadow.fits(head.gpus))
-      break;
-    at_shadow.give_back(allocation_of(running));
-    shadow_time = end;
-  }
-  if (!at_shadow.fits(head.gpus))
-    throw std::logic_error("job " + head.name + " cannot fit even on an empty cluster");
+void EasyBackfillScheduler::backfill(const ClusterView& view, JobId head_id, std::set<JobId>::const_iterator it,
+                                     int depth)
+{
+  const Job& head = view.job(head_id);
+  Reservation& reservation = reservation_for(view, head_id);
+  CapacityProfile& at_shadow = reservation.at_shadow;
+  const double shadow_time = reservation.shadow_time;
+  const auto& queue = view.queue();
 
-  int examined = 0;
-  for (++it; it != queue.end() && examined < backfill_depth_; ++it, ++examined) {
+  // GPU counts of long candidates refused since the last start: placement is a function of
+  // the cluster state, so until something starts, the same request would be refused again.
+  std::vector<int> refused_long;
+  bool started = false;
+  for (int examined = 0; it != queue.end() && examined < depth; ++it, ++examined) {
     if (mirror().free_gpus_total() == 0)
-      return;
+      break;
     const Job& candidate = view.job(*it);
     if (!may_fit(candidate.gpus))
       continue;
     if (view.now() + estimate(candidate) <= shadow_time) {
-      try_start(view, *it);
+      if (try_start(view, *it)) {
+        refused_long.clear();
+        started = true;
+      }
       continue;
     }
+    if (std::find(refused_long.begin(), refused_long.end(), candidate.gpus) != refused_long.end())
+      continue;
     // Runs past the shadow time: allowed only on GPUs the head does not need then.
     Allocation allocation = placement().place(mirror(), candidate.gpus);
     if (allocation.empty())
@@ -66,10 +108,14 @@ void EasyBackfillScheduler::schedule(const ClusterView& view)
     at_shadow.take(allocation);
     if (!at_shadow.fits(head.gpus)) {
       at_shadow.give_back(allocation);
+      refused_long.push_back(candidate.gpus);
       continue;
     }
     start_on(view, *it, std::move(allocation));
+    refused_long.clear();
+    started = true;
   }
+  unchanged_since_idle_pass_ = !started;
 }
 
 } // namespace acmesim

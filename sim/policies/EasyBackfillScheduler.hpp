@@ -1,6 +1,7 @@
 #pragma once
 #include "sim/policies/QueueScheduler.hpp"
 
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -24,17 +25,35 @@ public:
                         double runtime_estimate_factor, int backfill_depth);
 
 protected:
-  void schedule(const ClusterView& view) override;
+  void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
   void on_started(const ClusterView& view, JobId job) override;
   void on_finished(JobId job) override;
 
 private:
+  // The head's reservation: when it can start and the capacity at that time minus what
+  // long backfilled jobs will still hold. It stays valid until a job ends (estimates never
+  // fall short, so only a completion can move the shadow time) or the head changes; caching
+  // it keeps a pass cheap when only submissions arrive, as in evaluation bursts.
+  struct Reservation {
+    JobId head;
+    double shadow_time;
+    CapacityProfile at_shadow;
+  };
+
   double estimate(const Job& job) const { return job.duration_s * estimate_factor_; }
+  Reservation& reservation_for(const ClusterView& view, JobId head);
+  // Examines up to `depth` queued jobs from `first` for starting before the head's reservation.
+  void backfill(const ClusterView& view, JobId head, std::set<JobId>::const_iterator first, int depth);
 
   double estimate_factor_;
   int backfill_depth_;
   std::set<std::pair<double, JobId>> expected_end_; // running jobs by (estimated end, id)
   std::unordered_map<JobId, double> expected_end_of_;
+  std::optional<Reservation> reservation_;
+  // True while nothing has started or ended since a pass that started nothing: the cluster,
+  // the head and its reservation are then as that pass left them, so only jobs submitted
+  // since can start (see schedule()).
+  bool unchanged_since_idle_pass_ = false;
 };
 
 } // namespace acmesim

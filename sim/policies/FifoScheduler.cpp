@@ -2,7 +2,7 @@
 
 namespace acmesim {
 
-void FifoScheduler::schedule(const ClusterView& view)
+void FifoScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>&)
 {
   for (JobId job : view.queue())
     if (!try_start(view, job))

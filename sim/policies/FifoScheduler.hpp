@@ -10,7 +10,7 @@ public:
   using QueueScheduler::QueueScheduler;
 
 protected:
-  void schedule(const ClusterView& view) override;
+  void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
 };
 
 } // namespace acmesim

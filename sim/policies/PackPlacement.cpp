@@ -55,26 +55,26 @@ std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int c
 Allocation PackPlacement::place(const ClusterState& cluster, int gpus)
 {
   const auto& spec = cluster.topology().spec();
-  std::vector<NodeId> best_nodes;
-  int best_gpus_each = 0;
-  int best_leaves = std::numeric_limits<int>::max();
+  // Single-node candidates (best fit over all pods where one node holds the job) win over
+  // whole-node ones; pods may differ in node size, so the shape is worked out per pod.
+  NodeId best_node = 0;
   int best_fit_free = std::numeric_limits<int>::max();
+  std::vector<NodeId> best_whole;
+  int best_whole_gpus = 0;
+  int best_leaves = std::numeric_limits<int>::max();
 
   for (int pod : feasible_pods(cluster, gpus)) {
     const int node_gpus = spec.pods[pod].gpus_per_node;
     const JobShape shape = job_shape(gpus, node_gpus);
     if (!shape.whole_nodes) {
       // Best fit: the node with the fewest free GPUs that still hold the job.
-      for (int f = gpus; f <= node_gpus; ++f) {
+      for (int f = gpus; f <= node_gpus && f < best_fit_free; ++f) {
         const auto& bucket = cluster.nodes_by_free(pod, f);
-        if (bucket.empty())
-          continue;
-        if (f < best_fit_free) {
+        if (!bucket.empty()) {
           best_fit_free = f;
-          best_nodes = {*bucket.begin()};
-          best_gpus_each = gpus;
+          best_node = *bucket.begin();
+          break;
         }
-        break;
       }
       continue;
     }
@@ -82,13 +82,15 @@ Allocation PackPlacement::place(const ClusterState& cluster, int gpus)
     auto nodes = pack_whole_nodes(cluster, pod, shape.nodes, leaves_used);
     if (!nodes.empty() && leaves_used < best_leaves) {
       best_leaves = leaves_used;
-      best_nodes = std::move(nodes);
-      best_gpus_each = node_gpus;
+      best_whole = std::move(nodes);
+      best_whole_gpus = node_gpus;
     }
   }
-  if (best_nodes.empty())
+  if (best_fit_free != std::numeric_limits<int>::max())
+    return make_allocation({best_node}, gpus);
+  if (best_whole.empty())
     return {};
-  return make_allocation(std::move(best_nodes), best_gpus_each);
+  return make_allocation(std::move(best_whole), best_whole_gpus);
 }
 
 } // namespace acmesim

@@ -31,7 +31,7 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
     return decisions;
   pending_ = &decisions;
   refresh_fit_bounds();
-  schedule(view);
+  schedule(view, events);
   pending_ = nullptr;
   return decisions;
 }

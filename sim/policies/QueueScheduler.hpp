@@ -18,7 +18,8 @@ public:
 
 protected:
   // One scheduling pass over view.queue(), calling try_start for the jobs it wants to run.
-  virtual void schedule(const ClusterView& view) = 0;
+  // `events` are this call's events (already applied to the mirror).
+  virtual void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) = 0;
   // Hooks for subclasses that track running jobs.
   virtual void on_started(const ClusterView& view, JobId job);
   virtual void on_finished(JobId job);

@@ -11,12 +11,17 @@ Allocation SpreadPlacement::place(const ClusterState& cluster, int gpus)
   if (pods.empty())
     return {};
 
-  const JobShape first_shape = job_shape(gpus, spec.pods[pods.front()].gpus_per_node);
-  if (!first_shape.whole_nodes) {
-    // Worst fit: the emptiest node over all feasible pods, lowest id among equals.
+  // Pods whose nodes are big enough to hold the job on one node come first; whole-node
+  // placement is only for pods where it needs several nodes (pods may differ in node size).
+  std::vector<int> single_node_pods;
+  for (int pod : pods)
+    if (!job_shape(gpus, spec.pods[pod].gpus_per_node).whole_nodes)
+      single_node_pods.push_back(pod);
+  if (!single_node_pods.empty()) {
+    // Worst fit: the emptiest node over those pods, lowest id among equals.
     int best_free = -1;
     NodeId best_node = 0;
-    for (int pod : pods) {
+    for (int pod : single_node_pods) {
       const int node_gpus = spec.pods[pod].gpus_per_node;
       for (int f = node_gpus; f >= gpus; --f) {
         const auto& bucket = cluster.nodes_by_free(pod, f);

@@ -1,5 +1,7 @@
 #include "sim/report/Reports.hpp"
 
+#include <filesystem>
+
 namespace acmesim {
 
 namespace {
@@ -29,7 +31,7 @@ Json to_json(const PodSpec& p)
 Json to_json(const WorkloadSpec& w)
 {
   if (w.trace) {
-    return Json{{"trace", w.trace->path},
+    return Json{{"trace", w.trace->as_written.empty() ? w.trace->path : w.trace->as_written},
                 {"format", w.trace->format},
                 {"on_bad_row", w.trace->on_bad_row == BadRowPolicy::Skip ? "skip" : "error"}};
   }
@@ -60,7 +62,7 @@ Json scenario_to_json(const Scenario& scenario)
   for (const auto& [key, value] : scenario.scheduler.params)
     scheduler[key] = value;
   return Json{{"name", scenario.name},
-              {"source", scenario.source},
+              {"source", std::filesystem::path(scenario.source).filename().string()},
               {"seed", scenario.seed},
               {"cluster", Json{{"name", scenario.cluster.name},
                                {"pods", pods},

@@ -10,8 +10,11 @@ namespace acmesim {
 
 namespace {
 
+// An empty sample has no mean or quantiles: null, not a misleading 0.
 Json to_json(const SampleSummary& s)
 {
+  if (s.count == 0)
+    return Json{{"count", 0}, {"mean", nullptr}, {"p50", nullptr}, {"p95", nullptr}, {"p99", nullptr}, {"max", nullptr}};
   return Json{{"count", s.count}, {"mean", s.mean}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99}, {"max", s.max}};
 }
 

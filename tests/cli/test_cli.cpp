@@ -124,6 +124,12 @@ TEST_CASE("cli: bad input exits 2 with every error and simulates nothing")
   CHECK(v.exit_code == 2);
   CHECK(acmesim("run --quiet --set scheduler.name=nope --out '" + out.string() + "'").exit_code == 2);
   CHECK_FALSE(fs::exists(out));
+  // A results path that cannot be a directory is refused before simulating.
+  const fs::path file = write_file("not-a-dir", "x");
+  const Outcome o2 = acmesim("run --quiet --out '" + file.string() + "'");
+  CHECK(o2.exit_code == 2);
+  CHECK(o2.err.find("--out") != std::string::npos);
+  CHECK(o2.err.find("not a directory") != std::string::npos);
 }
 
 TEST_CASE("cli: a trace with a bad row is refused, or replayed with on_bad_row=skip")

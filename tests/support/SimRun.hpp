@@ -15,7 +15,8 @@ inline Scenario hand_built_scenario(const ClusterSpec& cluster, const std::strin
   s.cluster = cluster;
   s.scheduler.name = scheduler;
   s.scheduler.placement = placement;
-  s.workload.trace = TraceSpec{"hand-built", "acme", BadRowPolicy::Error};
+  s.workload.trace = TraceSpec{};
+  s.workload.trace->path = "hand-built";
   s.source = "test";
   return s;
 }

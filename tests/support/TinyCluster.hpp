@@ -35,3 +35,22 @@ inline Job make_job(JobId id, double submit_s, int gpus, double duration_s, JobT
 }
 
 } // namespace acmesim::testing
+
+namespace acmesim::testing {
+
+// Two pods of different node sizes: "small" with 2 nodes of 8 GPUs (node ids 0-1) and
+// "big" with 3 nodes of 16 GPUs (node ids 2-4), one node per leaf switch.
+inline ClusterSpec two_pod_cluster()
+{
+  ClusterSpec spec = tiny_cluster(2, 1, 8);
+  spec.pods[0].name = "small";
+  PodSpec big = spec.pods[0];
+  big.name = "big";
+  big.nodes = 3;
+  big.gpus_per_node = 16;
+  spec.pods.push_back(big);
+  spec.name = "two-pods";
+  return spec;
+}
+
+} // namespace acmesim::testing

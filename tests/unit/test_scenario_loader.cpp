@@ -274,11 +274,11 @@ TEST_CASE("a value of the wrong type is reported with where, key, value and what
   CHECK(d.where == "test.yaml:3:10");
   CHECK(d.key == "cluster.nodes");
   CHECK(d.value == "many");
-  CHECK(d.message == "expected an integer >= 1");
+  CHECK(d.message == "expected an integer between 1 and 100000");
 
   const Diagnostic days = single_error(SEREN + WORKLOAD, {"workload.synthetic.days=three"});
   CHECK(days.key == "workload.synthetic.days");
-  CHECK(days.message == "expected a number > 0");
+  CHECK(days.message == "expected a number > 0 and <= 3650");
 
   const Diagnostic list = single_error(SEREN + WORKLOAD, {"workload.synthetic.types.Eval.gpus.values={a: 1}"});
   CHECK(list.key == "workload.synthetic.types.Eval.gpus.values");
@@ -296,7 +296,7 @@ TEST_CASE("out-of-range values are reported")
   REQUIRE(errors.size() == 3);
   CHECK(errors[0].key == "cluster.storage_nics");
   CHECK(errors[0].value == "-1");
-  CHECK(errors[0].message == "expected an integer >= 0");
+  CHECK(errors[0].message == "expected an integer between 0 and 64");
   CHECK(errors[1].key == "cluster.fabric.oversubscription");
   CHECK(errors[1].where == "test.yaml:4:30");
   CHECK(errors[1].message == "expected a number > 0");
@@ -313,7 +313,7 @@ TEST_CASE("a non-integer where an integer is expected is reported")
   REQUIRE(errors.size() == 3);
   CHECK(errors[0].key == "cluster.gpus_per_node");
   CHECK(errors[0].value == "2.5");
-  CHECK(errors[0].message == "expected an integer >= 1");
+  CHECK(errors[0].message == "expected an integer between 1 and 64");
   CHECK(errors[1].key == "workload.synthetic.users");
   CHECK(errors[2].key == "scheduler.backfill_depth");
   CHECK(errors[2].message == "expected an integer between 1 and 1000000000");
@@ -344,7 +344,7 @@ TEST_CASE("a bad empirical table is reported with the table checker's reason")
                                                      "workload.synthetic.types.Eval.duration_s={values: [-1, 2, 3]}"});
     REQUIRE(errors.size() == 3);
     CHECK(errors[0].key == "workload.synthetic.types.Eval.gpus.values.1");
-    CHECK(errors[0].message == "expected an integer >= 0");
+    CHECK(errors[0].message == "expected an integer between 0 and 1000000");
     CHECK(errors[1].key == "workload.synthetic.types.Eval.duration_s.cdf");
     CHECK(errors[1].message == "missing required key");
     CHECK(errors[2].key == "workload.synthetic.types.Eval.duration_s.values.0");
@@ -496,7 +496,7 @@ TEST_CASE("every problem of a file is reported in one InputError")
     load("cluster: {nodes: 0}\nworkload: {}\n");
     FAIL("expected an InputError");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "test.yaml:1:18: key 'cluster.nodes', value '0': expected an integer >= 1\n"
+    CHECK(std::string(e.what()) == "test.yaml:1:18: key 'cluster.nodes', value '0': expected an integer between 1 and 100000\n"
                                    "test.yaml:2:11: key 'workload': expected workload.trace (a job trace file) or "
                                    "workload.synthetic (generator settings)");
   }
@@ -507,11 +507,11 @@ TEST_CASE("every problem of a file is reported in one InputError")
 TEST_CASE("overrides set scalars, lists and plain words")
 {
   const std::string text = "cluster: {preset: kalos}\n" + WORKLOAD + "scheduler: {name: easy-backfill}\n";
-  const Scenario s = load(text, {"seed=7", "name=my run", "cluster.nodes=4", "cluster.fabric.spine_radix=100",
+  const Scenario s = load(text, {"seed=7", "name=my-run", "cluster.nodes=4", "cluster.fabric.spine_radix=100",
                                  "workload.synthetic.types.Eval.gpus.values=[1, 2]",
                                  "workload.synthetic.types.Eval.gpus.cdf=[0.5, 1]", "scheduler.backfill_depth=5"});
   CHECK(s.seed == 7);
-  CHECK(s.name == "my run");
+  CHECK(s.name == "my-run");
   CHECK(s.cluster.pods[0].nodes == 4);
   CHECK(s.cluster.pods[0].fabric.spine_radix == 100);
   CHECK(s.cluster.pods[0].fabric.leaf_radix == 40);
@@ -627,4 +627,34 @@ TEST_CASE("a fabric that cannot be built is reported at load time")
     CHECK(e.diagnostics()[0].key == "cluster.pods.0.fabric.spine_radix");
     CHECK(e.diagnostics()[0].message.find("61") != std::string::npos);
   }
+}
+
+TEST_CASE("scenario names must be plain directory names")
+{
+  const Diagnostic d = single_error("name: ../../escape\n" + SEREN + WORKLOAD);
+  CHECK(d.key == "name");
+  CHECK(d.value == "../../escape");
+  CHECK_THAT(d.message, Contains("results directory"));
+  // A default name taken from an odd file name is made safe instead of refused.
+  const Scenario s = load_scenario_text(SEREN + WORKLOAD, "my scenario.yaml", ACMESIM_SOURCE_DIR);
+  CHECK(s.name == "my_scenario");
+}
+
+TEST_CASE("sizes have upper bounds so that a typo cannot exhaust memory")
+{
+  const auto errors = errors_of(SEREN + WORKLOAD, {"cluster.gpus_per_node=2000000000", "cluster.fabric.leaf_radix=1e9",
+                                                   "workload.synthetic.types.Eval.arrivals_per_hour=900000",
+                                                   "workload.synthetic.days=3000"});
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].key == "cluster.gpus_per_node");
+  CHECK(errors[1].key == "cluster.fabric.leaf_radix");
+  CHECK(errors[2].key == "workload.synthetic");
+  CHECK_THAT(errors[2].message, Contains("at most 50,000,000"));
+}
+
+TEST_CASE("a recursive YAML alias is an input error, not a crash")
+{
+  const auto errors = errors_of("a: &x [*x]\n", {});
+  REQUIRE_FALSE(errors.empty());
+  CHECK_THAT(errors[0].message, Contains("recursive YAML alias"));
 }
