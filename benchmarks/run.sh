@@ -10,12 +10,20 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
 cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for scheduler in easy-backfill fifo; do
-  echo "== $scheduler"
-  # The program logs the replay time alone (workload generation and result writing are
-  # timed separately); /usr/bin/time gives the whole process and its peak RSS.
+# The program logs the replay time alone (workload generation and result writing are timed
+# separately); /usr/bin/time gives the whole process and its peak RSS.
+run() {
+  local label=$1
+  shift
+  echo "== $label"
   taskset -c 0 /usr/bin/time -f "whole process: %e s wall, peak RSS %M KB" \
-    "$build/acmesim" run benchmarks/acme-6months.yaml --set scheduler.name=$scheduler --out "$out/$scheduler" \
+    "$build/acmesim" run benchmarks/acme-6months.yaml --out "$out/run" "$@" \
     2>&1 >"$out/stdout" | sed -e 's/^\[[^]]*\] \[acmesim\] info: //'
   grep -E '^(jobs|makespan|wait|utilisation)' "$out/stdout"
-done
+}
+run "easy-backfill" --set scheduler.name=easy-backfill
+run "fifo" --set scheduler.name=fifo
+# Stress: twice the pretraining and evaluation arrivals, far beyond capacity (queues of weeks):
+# the cost of EASY's backfill scan over a long queue.
+run "easy-backfill, overloaded" --set workload.synthetic.types.Pretrain.arrivals_per_hour=8 \
+  --set workload.synthetic.types.Eval.arrivals_per_hour=140

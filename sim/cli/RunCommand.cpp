@@ -76,6 +76,13 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
 {
   log_info(fmt::format("scenario '{}': {} jobs on {} ({} GPUs), scheduler {}", scenario.name, workload.jobs.size(),
                        scenario.cluster.name, scenario.cluster.total_gpus(), scenario.scheduler.name));
+  for (const auto& pod : scenario.cluster.pods)
+    log_debug(fmt::format("pod '{}': {} nodes x {} GPUs, {} compute + {} storage NICs, {} nodes per leaf switch, "
+                          "{} spines",
+                          pod.name, pod.nodes, pod.gpus_per_node, pod.compute_nics, pod.storage_nics,
+                          derived_nodes_per_leaf(pod), derived_uplinks_per_leaf(pod)));
+  for (const auto& [name, value] : scenario.scheduler.params)
+    log_debug(fmt::format("scheduler parameter {} = {}", name, value));
   if (workload.skipped_rows > 0)
     log_warn(fmt::format("{} bad trace rows skipped (workload.on_bad_row=skip)", workload.skipped_rows));
   RunOptions options;
