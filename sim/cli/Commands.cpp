@@ -100,21 +100,40 @@ Scenario load(const po::variables_map& vm)
   return load_default_scenario(overrides);
 }
 
-int cmd_run(const std::vector<std::string>& args)
+// Options shared by the commands that take a scenario: the file, --seed and --set.
+po::options_description scenario_options(const char* title)
 {
-  po::options_description options("run options");
+  po::options_description options(title);
   options.add_options()("help,h", "show this help")("scenario", po::value<std::string>(), "scenario file")(
-      "out,o", po::value<std::string>(), "results directory (default results/<scenario-name>)")(
       "seed", po::value<std::string>(), "override the scenario seed")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value")(
-      "quiet,q", "only errors on stderr")("verbose,v", "debug logs on stderr");
+      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value");
+  return options;
+}
+
+// Parses a scenario command's arguments (the scenario file is the one positional argument);
+// nullopt when --help was asked for and printed.
+std::optional<po::variables_map> parse_scenario_command(const std::vector<std::string>& args,
+                                                        const po::options_description& options)
+{
   po::positional_options_description positional;
   positional.add("scenario", 1);
-  const auto vm = parse(args, options, positional);
+  auto vm = parse(args, options, positional);
   if (vm.count("help")) {
     std::cout << USAGE << '\n' << options;
-    return EXIT_OK;
+    return std::nullopt;
   }
+  return vm;
+}
+
+int cmd_run(const std::vector<std::string>& args)
+{
+  auto options = scenario_options("run options");
+  options.add_options()("out,o", po::value<std::string>(), "results directory (default results/<scenario-name>)")(
+      "quiet,q", "only errors on stderr")("verbose,v", "debug logs on stderr");
+  const auto parsed = parse_scenario_command(args, options);
+  if (!parsed)
+    return EXIT_OK;
+  const po::variables_map& vm = *parsed;
   if (vm.count("quiet") && vm.count("verbose"))
     throw UsageError("--quiet and --verbose exclude each other");
   const Verbosity verbosity =
@@ -135,17 +154,10 @@ int cmd_run(const std::vector<std::string>& args)
 
 int cmd_validate(const std::vector<std::string>& args)
 {
-  po::options_description options("validate options");
-  options.add_options()("help,h", "show this help")("scenario", po::value<std::string>(), "scenario file")(
-      "seed", po::value<std::string>(), "override the scenario seed")(
-      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value");
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-  const auto vm = parse(args, options, positional);
-  if (vm.count("help")) {
-    std::cout << USAGE << '\n' << options;
+  const auto parsed = parse_scenario_command(args, scenario_options("validate options"));
+  if (!parsed)
     return EXIT_OK;
-  }
+  const po::variables_map& vm = *parsed;
   if (!vm.count("scenario"))
     throw UsageError("validate needs a scenario file");
   setup_logging(Verbosity::Quiet);

@@ -15,7 +15,7 @@ namespace {
 
 using Vertex = TopologyGraph::vertex_descriptor;
 
-constexpr double kNodeSpeedFlops = 1e12; // nominal: jobs are timed by the scheduler, not by flops
+constexpr double NODE_SPEED_FLOPS = 1e12; // nominal: jobs are timed by the scheduler, not by flops
 
 // SimGrid objects of one pod, and the links of its cables indexed by what they connect.
 struct PodPlatform {
@@ -158,7 +158,7 @@ Platform build_platform(const Topology& topology)
     const PodSpec& pod_spec = spec.pods[static_cast<std::size_t>(p)];
     // Properties before seal(): plugins read them in Host::on_creation, which seal() fires.
     sg4::Host* host = pods[static_cast<std::size_t>(p)]
-                          .zone->create_host(topology.node_name(n), kNodeSpeedFlops)
+                          .zone->create_host(topology.node_name(n), NODE_SPEED_FLOPS)
                           ->set_core_count(pod_spec.gpus_per_node)
                           ->set_property("pod", pod_spec.name)
                           ->set_property("leaf", graph[topology.leaf_vertex(topology.leaf_of(n))].name)
@@ -175,7 +175,7 @@ Platform build_platform(const Topology& topology)
   // Storage has its own zone: a host beside sub-zones breaks routing in 3.32. Being the zone's only host, it is
   // also the zone's gateway.
   sg4::NetZone* storage_zone = sg4::create_full_zone("storage-zone")->set_parent(root);
-  platform.storage_host = storage_zone->create_host("storage", kNodeSpeedFlops)->set_core_count(1)->seal();
+  platform.storage_host = storage_zone->create_host("storage", NODE_SPEED_FLOPS)->set_core_count(1)->seal();
   storage_zone->seal();
   platform.storage_service_link = root->create_link("storage-service", spec.storage.bandwidth_GBps * 1e9)
                                       ->set_latency(spec.storage.latency_us * 1e-6)
