@@ -161,15 +161,22 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
   cols.index.fill(ABSENT);
   cols.field_count = header.size();
   std::string found;
+  DiagnosticList problems;
   for (std::size_t i = 0; i < header.size(); ++i) {
     found += (i == 0 ? "" : ", ") + std::string(header[i]);
-    for (std::size_t c = 0; c < COLUMN_COUNT; ++c)
-      if (header[i] == COLUMN_NAMES[c] && cols.index[c] == ABSENT)
+    for (std::size_t c = 0; c < COLUMN_COUNT; ++c) {
+      if (header[i] != COLUMN_NAMES[c])
+        continue;
+      if (cols.index[c] != ABSENT) // which of the two would be meant cannot be known
+        problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "",
+                     "column appears twice in the header (columns " + std::to_string(cols.index[c] + 1) + " and " +
+                         std::to_string(i + 1) + ")");
+      else
         cols.index[c] = i;
+    }
   }
   auto has = [&](Col c) { return cols.index[c] != ABSENT; };
   const std::string suffix = " (found columns: " + found + ")";
-  DiagnosticList problems;
   for (Col c : {JobIdCol, GpuNumCol, TypeCol, StateCol, SubmitTimeCol})
     if (!has(c))
       problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "", "missing required column" + suffix);

@@ -38,6 +38,23 @@ std::string describe(const Json& s)
                      s["p50"].get<double>(), s["p95"].get<double>(), s["p99"].get<double>());
 }
 
+// Waiting and completion per job type: the view the Acme paper takes (Fig. 6).
+void print_by_type(const Json& summary)
+{
+  const auto& waits = summary["wait_s"]["by_type"];
+  const auto& jcts = summary["jct_s"]["by_type"];
+  if (waits.empty())
+    return;
+  std::cout << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "GPU jobs", "count", "wait mean", "wait p95",
+                           "JCT mean", "JCT p95");
+  for (const auto& [type, wait] : waits.items()) {
+    const auto& jct = jcts[type];
+    std::cout << fmt::format("  {:<10} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f}\n", type,
+                             wait["count"].get<std::size_t>(), wait["mean"].get<double>(), wait["p95"].get<double>(),
+                             jct["mean"].get<double>(), jct["p95"].get<double>());
+  }
+}
+
 void print_summary(const Json& summary, const std::string& out_dir)
 {
   const auto& jobs = summary["jobs"];
@@ -66,8 +83,9 @@ void print_summary(const Json& summary, const std::string& out_dir)
                            100 * summary["utilisation"]["mean_gpu_allocated"].get<double>())
             << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
                            hours["busy"].get<double>(), hours["stranded"].get<double>(),
-                           hours["idle"].get<double>(), hours["total"].get<double>())
-            << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
+                           hours["idle"].get<double>(), hours["total"].get<double>());
+  print_by_type(summary);
+  std::cout << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
 }
 
 } // namespace

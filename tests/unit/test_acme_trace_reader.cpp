@@ -356,3 +356,18 @@ TEST_CASE("Reading a million rows", "[.][perf]")
   CHECK(w.jobs.size() == 1'000'000);
   CHECK(seconds < 5.0);
 }
+
+TEST_CASE("A known column named twice in the header is an error")
+{
+  std::istringstream in("job_id,gpu_num,type,state,submit_time,duration,gpu_num\n"
+                        "a,1,Eval,COMPLETED,2023-03-01 00:00:00+08:00,10,8\n");
+  try {
+    read_acme_trace(in, "dup.csv", BadRowPolicy::Skip);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].where == "dup.csv:1");
+    CHECK(e.diagnostics()[0].key == "gpu_num");
+    CHECK_THAT(e.diagnostics()[0].message, Catch::Contains("columns 2 and 7"));
+  }
+}
