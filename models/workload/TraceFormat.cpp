@@ -1,0 +1,176 @@
+#include "models/workload/TraceFormat.hpp"
+
+#include "models/workload/AcmeTraceReader.hpp"
+#include "models/workload/HeliosReader.hpp"
+#include "models/workload/PhillyReader.hpp"
+#include "models/workload/SwfReader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <filesystem>
+
+namespace acmesim {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> FORMAT_NAMES{"acme", "swf", "philly", "helios"};
+
+std::string to_lower(std::string_view s)
+{
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+} // namespace
+
+std::string_view to_string(TraceFormat format) { return FORMAT_NAMES[static_cast<std::size_t>(format)]; }
+
+std::optional<TraceFormat> parse_trace_format(std::string_view name)
+{
+  for (std::size_t i = 0; i < FORMAT_NAMES.size(); ++i)
+    if (FORMAT_NAMES[i] == name)
+      return static_cast<TraceFormat>(i);
+  return std::nullopt;
+}
+
+std::string trace_format_names()
+{
+  std::string out;
+  for (const auto name : FORMAT_NAMES)
+    out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+std::optional<TraceFormat> format_from_path(std::string_view path)
+{
+  // Only the file name: a directory called "cluster_log_archive/" says nothing about the file.
+  const std::string name = to_lower(std::filesystem::path(path).filename().string());
+  if (name.ends_with(".swf"))
+    return TraceFormat::Swf;
+  if (name.ends_with(".json") || name.find("cluster_job_log") != std::string::npos)
+    return TraceFormat::Philly;
+  if (name.find("cluster_log") != std::string::npos)
+    return TraceFormat::Helios;
+  if (name.ends_with(".csv"))
+    return TraceFormat::Acme;
+  return std::nullopt;
+}
+
+Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row)
+{
+  switch (format) {
+  case TraceFormat::Acme:
+    return read_acme_trace_file(path, on_bad_row);
+  case TraceFormat::Swf:
+    return read_swf_trace_file(path, on_bad_row);
+  case TraceFormat::Philly:
+    return read_philly_trace_file(path, on_bad_row);
+  case TraceFormat::Helios:
+    return read_helios_trace_file(path, on_bad_row);
+  }
+  throw InputError(Diagnostic{path, "format", std::to_string(static_cast<int>(format)),
+                              "unknown trace format, expected one of " + trace_format_names()});
+}
+
+namespace trace_io {
+
+void BadRowLog::add(std::string where, std::string_view key, std::string_view value, std::string_view message)
+{
+  row_bad_ = true;
+  if (++problems_ <= MAX_SHOWN_DIAGNOSTICS)
+    shown_.add(std::move(where), std::string(key), std::string(value), std::string(message));
+}
+
+bool BadRowLog::end_row()
+{
+  const bool ok = !row_bad_;
+  bad_rows_ += ok ? 0 : 1;
+  row_bad_ = false;
+  return ok;
+}
+
+void BadRowLog::throw_if_any() const
+{
+  DiagnosticList all = shown_;
+  if (problems_ > shown_.size())
+    all.add(source_, "", "",
+            std::to_string(problems_ - shown_.size()) + " more problems not shown (" + std::to_string(bad_rows_) +
+                " bad rows in total)");
+  all.throw_if_any();
+}
+
+void finish_workload(Workload& workload, const BadRowLog& bad_rows, BadRowPolicy on_bad_row)
+{
+  if (on_bad_row == BadRowPolicy::Error)
+    bad_rows.throw_if_any();
+  workload.skipped_rows = bad_rows.bad_rows();
+  normalise_workload(workload);
+}
+
+TraceFile::TraceFile(const std::string& path)
+{
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(Diagnostic{path, "", "", "cannot open file (it is a directory)"});
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  size_ = ec ? 0 : size;
+  // A larger buffer than the default 8 KiB cuts the time spent refilling it.
+  buffer_.resize(std::size_t{1} << 20);
+  in_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  // Binary mode: the readers strip '\r' themselves, the same way for files and streams.
+  in_.open(path, std::ios::binary);
+  if (!in_)
+    throw InputError(Diagnostic{path, "", "", "cannot open file"});
+}
+
+bool next_line(std::istream& in, std::string& line, std::size_t& line_no)
+{
+  if (!std::getline(in, line))
+    return false;
+  ++line_no;
+  if (!line.empty() && line.back() == '\r')
+    line.pop_back();
+  return true;
+}
+
+bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+
+std::string_view trim(std::string_view s)
+{
+  const std::size_t first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos)
+    return {};
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::string read_all(std::istream& in, std::uintmax_t size_hint)
+{
+  std::string text;
+  text.reserve(static_cast<std::size_t>(size_hint));
+  std::array<char, 1 << 16> chunk{};
+  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0)
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+std::string line_and_column(std::string_view text, std::size_t offset)
+{
+  offset = std::min(offset, text.size());
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  const std::size_t line_start = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+  const std::size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+void throw_if_read_error(const std::istream& in, const std::string& source)
+{
+  if (in.bad())
+    throw InputError(Diagnostic{source, "", "", "read error"});
+}
+
+} // namespace trace_io
+
+} // namespace acmesim

@@ -1,0 +1,102 @@
+#pragma once
+// The job-trace formats acmesim reads, all mapped onto the same Job schema.
+// See docs/trace-formats.md for how each source field maps and what is lost.
+#include "models/common/InputError.hpp"
+#include "models/workload/Job.hpp"
+#include "models/workload/WorkloadSpec.hpp"
+
+#include <cstdint>
+#include <fstream>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acmesim {
+
+enum class TraceFormat {
+  Acme,   // InternLM/AcmeTrace CSV (Seren and Kalos schemas)
+  Swf,    // Standard Workload Format of the Parallel Workloads Archive
+  Philly, // Microsoft Philly trace, cluster_job_log (JSON)
+  Helios, // SenseTime Helios trace, cluster_log.csv
+};
+
+std::string_view to_string(TraceFormat format);
+std::optional<TraceFormat> parse_trace_format(std::string_view name); // "acme", "swf", "philly", "helios"
+std::string trace_format_names();                                      // "acme, swf, philly, helios"
+// The format a file name implies (only the last path component counts, case-insensitively):
+// a .swf extension -> Swf; a .json extension, or a name containing "cluster_job_log" (Philly's
+// file has no extension) -> Philly; a name containing "cluster_log" (Helios' cluster_log.csv)
+// -> Helios; any other .csv -> Acme; anything else -> nullopt (the caller then needs an
+// explicit format).
+std::optional<TraceFormat> format_from_path(std::string_view path);
+
+// Reads a trace file of the given format; InputError for unreadable files and bad rows
+// (unless on_bad_row is Skip). The result is normalised (sorted, time 0 = first submission).
+Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row);
+
+// --- Building blocks shared by the SWF, Philly and Helios readers -----------------------------
+// They keep the conventions of the Acme reader (error cap, line handling, file buffering) in one
+// place; other code has no use for them.
+namespace trace_io {
+
+// More diagnostics than this only bury the first ones; the rest are summarised in one line.
+inline constexpr std::size_t MAX_SHOWN_DIAGNOSTICS = 50;
+
+// Collects the problems of bad rows (or jobs): the first MAX_SHOWN_DIAGNOSTICS are kept, all are
+// counted, and a row with several problems counts as one bad row.
+class BadRowLog {
+public:
+  explicit BadRowLog(std::string source) : source_(std::move(source)) {}
+
+  // A problem of the row being read; the row is then bad.
+  void add(std::string where, std::string_view key, std::string_view value, std::string_view message);
+  // Ends the row being read: true if it had no problem, false (and counted) if it was bad.
+  bool end_row();
+  std::size_t bad_rows() const { return bad_rows_; }
+  // One InputError with every kept problem and a line counting the others; nothing if none.
+  void throw_if_any() const;
+
+private:
+  std::string source_;
+  DiagnosticList shown_;
+  std::size_t problems_ = 0;
+  std::size_t bad_rows_ = 0;
+  bool row_bad_ = false;
+};
+
+// Reports the bad rows (policy Error) or counts them as skipped (Skip), then normalises.
+void finish_workload(Workload& workload, const BadRowLog& bad_rows, BadRowPolicy on_bad_row);
+
+// An input file opened for fast sequential reading; InputError if it is a directory or cannot
+// be opened.
+class TraceFile {
+public:
+  explicit TraceFile(const std::string& path);
+  TraceFile(const TraceFile&) = delete;
+  TraceFile& operator=(const TraceFile&) = delete;
+
+  std::istream& stream() { return in_; }
+  std::uintmax_t size() const { return size_; } // bytes, 0 if unknown
+
+private:
+  std::vector<char> buffer_; // before in_: the stream reads through it
+  std::ifstream in_;
+  std::uintmax_t size_ = 0;
+};
+
+// Next physical line without its line ending ("\n" or "\r\n"); false at the end of the input.
+bool next_line(std::istream& in, std::string& line, std::size_t& line_no);
+bool is_blank(std::string_view line); // only spaces and tabs
+std::string_view trim(std::string_view s);
+// The whole rest of the stream; `size_hint` (bytes, 0 if unknown) saves reallocations.
+std::string read_all(std::istream& in, std::uintmax_t size_hint);
+// "<line>:<column>" (both from 1) of the byte at 0-based `offset` in `text`.
+std::string line_and_column(std::string_view text, std::size_t offset);
+// InputError naming `source` if the stream failed for another reason than reaching its end.
+void throw_if_read_error(const std::istream& in, const std::string& source);
+
+} // namespace trace_io
+
+} // namespace acmesim
