@@ -3,7 +3,7 @@
 # Called at configure time; CMAKE_CONFIGURE_DEPENDS makes edits to configs/ re-run it.
 function(acmesim_embed_configs out_file)
   file(GLOB_RECURSE config_files RELATIVE "${PROJECT_SOURCE_DIR}/configs" CONFIGURE_DEPENDS
-       "${PROJECT_SOURCE_DIR}/configs/*.yaml")
+       "${PROJECT_SOURCE_DIR}/configs/*.yaml" "${PROJECT_SOURCE_DIR}/configs/*.csv")
   list(SORT config_files)
   set(entries "")
   foreach(rel IN LISTS config_files)

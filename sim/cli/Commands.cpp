@@ -4,6 +4,7 @@
 #include "models/common/InputError.hpp"
 #include "sim/cli/Logging.hpp"
 #include "sim/cli/RunCommand.hpp"
+#include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 #include "sim/engine/WorkloadLoader.hpp"
@@ -31,16 +32,13 @@ usage:
   acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
   acmesim list
+  acmesim workload stats TRACE [--format F] [--against seren|kalos] [--json]
   acmesim --help | --version
 
 Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out
 (default results/<scenario-name>/): jobs.csv and summary.json.
 Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
 )";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 void print_input_error(const InputError& e)
 {
@@ -215,7 +213,9 @@ int run_cli(int argc, const char* const* argv)
       return cmd_validate(args);
     if (command == "list")
       return cmd_list();
-    throw UsageError("unknown command '" + command + "'; expected run, validate or list");
+    if (command == "workload")
+      return cmd_workload(args);
+    throw UsageError("unknown command '" + command + "'; expected run, validate, list or workload");
   } catch (const InputError& e) {
     print_input_error(e);
     return EXIT_BAD_INPUT;

@@ -1,7 +1,16 @@
 #pragma once
 // The acmesim command line: run, validate, list, --help, --version.
 // Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 namespace acmesim {
+
+// A command line that cannot be understood (unknown option, missing argument): exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 inline constexpr int EXIT_OK = 0;
 inline constexpr int EXIT_INTERNAL = 1;

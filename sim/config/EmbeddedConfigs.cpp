@@ -21,6 +21,15 @@ std::string_view embedded_default_scenario()
   return it == files.end() ? std::string_view{} : it->second;
 }
 
+std::optional<std::string_view> embedded_config_file(std::string_view relative_path)
+{
+  const auto& files = detail::embedded_config_files();
+  const auto it = files.find(std::string(relative_path));
+  if (it == files.end())
+    return std::nullopt;
+  return it->second;
+}
+
 std::optional<std::string_view> embedded_cluster_preset(std::string_view name)
 {
   // A name with a '/' would reach outside clusters/ (or into a subdirectory that is not a preset).

@@ -9,6 +9,8 @@
 namespace acmesim {
 
 std::string_view embedded_default_scenario();
+// Text of any embedded file by its path relative to configs/ ("acme-published/fig3_gpu_num_cdf.csv").
+std::optional<std::string_view> embedded_config_file(std::string_view relative_path);
 // Text of configs/clusters/<name>.yaml, if such a preset exists.
 std::optional<std::string_view> embedded_cluster_preset(std::string_view name);
 std::vector<std::string> cluster_preset_names(); // sorted

@@ -1,0 +1,208 @@
+// `acmesim workload ...` run as a user would run it.
+//
+// ---- workload stats ---------------------------------------------------------------------------
+// Self-contained: helpers and tests live in their own namespace, since test_cli.cpp links into the
+// same binary (and `workload generate` tests may be appended below with helpers of their own).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace workload_stats_cli {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_all(const fs::path& p)
+{
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A scratch directory per test process, removed when the process exits.
+struct Scratch {
+  fs::path path = fs::temp_directory_path() / ("acmesim-wstats-" + std::to_string(::getpid()));
+  Scratch()
+  {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Scratch()
+  {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+const fs::path& scratch()
+{
+  static const Scratch dir;
+  return dir.path;
+}
+
+// Runs the real binary from the source directory, so fixture paths are relative to it.
+Run run(const std::string& args)
+{
+  const fs::path out = scratch() / "stdout.txt";
+  const fs::path err = scratch() / "stderr.txt";
+  const std::string cmd = std::string("cd '") + ACMESIM_SOURCE_DIR + "' && '" + ACMESIM_BINARY + "' " + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_all(out);
+  r.err = read_all(err);
+  return r;
+}
+
+fs::path write(const std::string& name, const std::string& text)
+{
+  const fs::path p = scratch() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+constexpr const char* FIXTURE = "tests/data/traces/seren_small.csv";
+constexpr const char* ACME_HEADER =
+    "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n";
+
+
+TEST_CASE("workload stats: the text report of an Acme trace has the type table")
+{
+  const Run r = run(std::string("workload stats ") + FIXTURE);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(has(r.out, "6 jobs"));
+  CHECK(has(r.out, "5 GPU jobs; 1 CPU-only jobs"));
+  CHECK(has(r.out, "GPU jobs by type"));
+  CHECK(has(r.out, "  Pretrain     1   20.00       28.57"));
+  CHECK(has(r.out, "final state by type, % of GPU time"));
+  CHECK(has(r.out, "GPUs per job, CDF"));
+  CHECK(has(r.out, "duration CDF"));
+  CHECK_FALSE(has(r.out, "Acme"));
+  CHECK_FALSE(has(r.out, "nan"));
+}
+
+TEST_CASE("workload stats: --json is one JSON document with the expected fields")
+{
+  const Run r = run(std::string("workload stats --json ") + FIXTURE);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["format"] == "acme");
+  CHECK(j["jobs"] == 6);
+  CHECK(j["gpu_jobs"] == 5);
+  CHECK(j["cpu_jobs"] == 1);
+  CHECK(j["types"].size() == 6);
+  CHECK(j["types"]["Pretrain"]["jobs"] == 1);
+  CHECK(j["types"]["Pretrain"]["share_of_jobs_percent"].get<double>() == Approx(20));
+  CHECK(j["types"]["Pretrain"]["share_of_gpu_time_percent"].get<double>() == Approx(100.0 * 57600 / 201600));
+  CHECK(j["types"]["Other"]["gpus"]["p50"].is_null()); // no Other GPU jobs: undefined, not 0 or NaN
+  CHECK(j["all_gpu_jobs"]["gpus"]["p50"] == 8.0);
+  CHECK(j["all_gpu_jobs"]["state_share_of_jobs_percent"]["TIMEOUT"].get<double>() == Approx(20));
+  CHECK(j["gpu_count_cdf"]["x"].size() == j["gpu_count_cdf"]["percent_of_jobs"].size());
+  CHECK(j["duration_cdf_percent_of_jobs"]["x"].size() == 22);
+  CHECK_FALSE(j.contains("against"));
+  // Deterministic: the same input prints the same bytes.
+  CHECK(run(std::string("workload stats --json ") + FIXTURE).out == r.out);
+
+  // The format comes from the file name, or from --format.
+  const Run swf = run("workload stats --json tests/data/traces/pwa_small.swf");
+  REQUIRE(swf.exit_code == 0);
+  CHECK(nlohmann::json::parse(swf.out)["format"] == "swf");
+  const Run helios = run("workload stats --json --format helios tests/data/traces/helios_small.csv");
+  REQUIRE(helios.exit_code == 0);
+  CHECK(nlohmann::json::parse(helios.out)["format"] == "helios");
+}
+
+TEST_CASE("workload stats: --against seren puts the published values and gaps next to the trace")
+{
+  const Run text = run(std::string("workload stats --against seren ") + FIXTURE);
+  REQUIRE(text.exit_code == 0);
+  CHECK(has(text.out, "compared with Acme Seren"));
+  CHECK(has(text.out, "Hu et al., NSDI'24"));
+  CHECK(has(text.out, "largest CDF gaps vs Acme Seren"));
+  CHECK(has(text.out, "fig3_gpus_by_jobs"));
+  CHECK(has(text.out, "64.85")); // Eval share of GPU jobs (Fig. 4)
+  CHECK(has(text.out, "96.75")); // Fig. 3 at 8 GPUs
+
+  const Run json = run(std::string("workload stats --json --against seren ") + FIXTURE);
+  REQUIRE(json.exit_code == 0);
+  const auto a = nlohmann::json::parse(json.out).at("against");
+  CHECK(a["cluster"] == "Seren");
+  REQUIRE(a["cdfs"].size() == 9);
+  CHECK(a["cdfs"][1]["id"] == "fig3_gpus_by_jobs");
+  for (const auto& c : a["cdfs"]) {
+    CHECK(c.contains("max_abs_gap_points"));
+    CHECK(c.contains("max_gap_x"));
+  }
+  CHECK(a["max_cdf_gap_points"].is_number());
+  CHECK(a["type_share_of_jobs"].size() == 6);
+  CHECK(a["state_share_of_gpu_time"].size() == 3);
+  CHECK(a["summary"].size() > 0);
+
+  const Run kalos = run(std::string("workload stats --json --against kalos ") + FIXTURE);
+  REQUIRE(kalos.exit_code == 0);
+  const auto k = nlohmann::json::parse(kalos.out).at("against");
+  CHECK(k["cluster"] == "Kalos");
+  CHECK(k["cdfs"].size() == 7); // Fig. 6 has four Kalos types
+  CHECK(k["unpublished_type_jobs"] == 2); // SFT and MLLM are not in the Kalos treemap
+}
+
+TEST_CASE("workload stats: an empty trace gives a clear report with zero counts")
+{
+  const fs::path empty = write("empty.csv", ACME_HEADER);
+  const Run text = run("workload stats --against kalos '" + empty.string() + "'");
+  REQUIRE(text.exit_code == 0);
+  CHECK(has(text.out, "0 jobs"));
+  CHECK(has(text.out, "no GPU jobs"));
+  CHECK_FALSE(has(text.out, "nan"));
+  const Run json = run("workload stats --json --against seren '" + empty.string() + "'");
+  REQUIRE(json.exit_code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["jobs"] == 0);
+  CHECK(j["types"]["Eval"]["share_of_jobs_percent"].is_null());
+  CHECK(j["against"]["max_cdf_gap_points"].is_null());
+}
+
+TEST_CASE("workload stats: bad input exits 2")
+{
+  const Run missing = run("workload stats no-such-trace.csv");
+  CHECK(missing.exit_code == 2);
+  CHECK(has(missing.err, "no-such-trace.csv"));
+  const fs::path bad = write("bad.csv", std::string(ACME_HEADER) +
+                                            "a,u1,1,8,128,Pretrain,BROKEN,2023-03-01 00:00:00+08:00,"
+                                            "2023-03-01 00:00:01+08:00,2023-03-01 01:00:01+08:00,3600,1,28800\n"
+                                            "b,u2,1,1,16,Eval,COMPLETED,2023-03-01 00:00:05+08:00,"
+                                            "2023-03-01 00:00:06+08:00,2023-03-01 00:01:06+08:00,60,1,60\n");
+  const Run refused = run("workload stats '" + bad.string() + "'");
+  CHECK(refused.exit_code == 2);
+  CHECK(has(refused.err, "bad.csv:2"));
+  const Run skipped = run("workload stats --json --on-bad-row skip '" + bad.string() + "'");
+  REQUIRE(skipped.exit_code == 0);
+  CHECK(nlohmann::json::parse(skipped.out)["skipped_rows"] == 1);
+
+  const Run against = run(std::string("workload stats --against philly ") + FIXTURE);
+  CHECK(against.exit_code == 2);
+  CHECK(has(against.err, "unknown --against 'philly'"));
+  CHECK(run(std::string("workload stats --format csv ") + FIXTURE).exit_code == 2);
+  CHECK(run(std::string("workload stats --on-bad-row maybe ") + FIXTURE).exit_code == 2);
+  CHECK(run("workload stats").exit_code == 2);
+  CHECK(run(std::string("workload stats --help")).exit_code == 0);
+}
+
+} // namespace workload_stats_cli
