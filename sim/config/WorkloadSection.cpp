@@ -1,6 +1,7 @@
 #include "sim/config/WorkloadSection.hpp"
 
 #include "models/workload/EmpiricalDistribution.hpp"
+#include "models/workload/TraceFormat.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -159,7 +160,16 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
     else if (fs::is_directory(spec.path, ec) || !std::ifstream(spec.path).good())
       m.checker().error(node, "workload.trace", "trace file cannot be read: " + spec.path);
   }
-  m.read_choice("format", spec.format, {"acme"});
+  // The format is named, or told by the file name (.swf, Philly's cluster_job_log, ...).
+  if (!m.read_choice("format", spec.format, {"acme", "swf", "philly", "helios"}) && !m.get("format") &&
+      !written.empty()) {
+    if (const auto inferred = format_from_path(written))
+      spec.format = std::string(to_string(*inferred));
+    else
+      m.checker().error(*m.get("trace"), "workload.trace",
+                        "cannot tell the trace format from the file name; set workload.format to one of " +
+                            trace_format_names());
+  }
   std::string policy;
   if (m.read_choice("on_bad_row", policy, {"error", "skip"}))
     spec.on_bad_row = policy == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Error;

@@ -1,6 +1,6 @@
 #include "sim/engine/WorkloadLoader.hpp"
 
-#include "models/workload/AcmeTraceReader.hpp"
+#include "models/workload/TraceFormat.hpp"
 #include "models/workload/SyntheticGenerator.hpp"
 
 namespace acmesim {
@@ -8,8 +8,11 @@ namespace acmesim {
 Workload load_workload(const Scenario& scenario)
 {
   const auto& spec = scenario.workload;
-  if (spec.trace)
-    return read_acme_trace_file(spec.trace->path, spec.trace->on_bad_row);
+  if (spec.trace) {
+    // The loader accepted only known format names.
+    const auto format = parse_trace_format(spec.trace->format).value_or(TraceFormat::Acme);
+    return read_trace_file(spec.trace->path, format, spec.trace->on_bad_row);
+  }
   return generate_synthetic_workload(*spec.synthetic, scenario.seed);
 }
 

@@ -658,3 +658,23 @@ TEST_CASE("a recursive YAML alias is an input error, not a crash")
   REQUIRE_FALSE(errors.empty());
   CHECK_THAT(errors[0].message, Contains("recursive YAML alias"));
 }
+
+TEST_CASE("a trace's format is named or told by its file name")
+{
+  const std::string dir = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces";
+  const auto trace = [&](const std::string& body) {
+    return load_scenario_text(SEREN + "workload:\n" + body, "fmt.yaml", dir);
+  };
+  CHECK(trace("  trace: pwa_small.swf\n").workload.trace->format == "swf");
+  CHECK(trace("  trace: philly_small.json\n").workload.trace->format == "philly");
+  CHECK(trace("  trace: seren_small.csv\n").workload.trace->format == "acme");
+  CHECK(trace("  trace: seren_small.csv\n  format: helios\n").workload.trace->format == "helios");
+  try {
+    trace("  trace: ../scenarios/tiny.csv\n  format: parquet\n");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].key == "workload.format");
+    CHECK_THAT(e.diagnostics()[0].message, Contains("swf"));
+  }
+}
