@@ -42,7 +42,7 @@ std::optional<double> parse_seconds(std::string_view s)
   double value = 0;
   const char* end = s.data() + s.size();
   const auto [ptr, ec] = std::from_chars(s.data(), end, value);
-  if (ec != std::errc{} || ptr != end || !std::isfinite(value) || value < 0)
+  if (ec != std::errc{} || ptr != end || !std::isfinite(value) || value < 0 || value > MAX_TRACE_SECONDS)
     return std::nullopt;
   return value;
 }
@@ -194,9 +194,14 @@ private:
   double duration()
   {
     if (!get(DurationCol).empty())
-      return take(DurationCol, parse_seconds, "expected a non-negative number of seconds");
-    if (get(StartTimeCol).empty())
+      return take(DurationCol, parse_seconds, "expected a non-negative number of seconds, at most 1e9");
+    if (get(StartTimeCol).empty()) {
+      // Never started (cancelled or failed while pending; an end_time is then the moment it
+      // left the queue): it ran for 0 s. A COMPLETED job cannot have done so.
+      if (get(StateCol) == "COMPLETED")
+        bad(StartTimeCol, "missing for a COMPLETED job without a duration");
       return 0;
+    }
     const auto start = parse_timestamp(get(StartTimeCol));
     const auto end = parse_timestamp(get(EndTimeCol));
     if (!start)

@@ -30,6 +30,10 @@ std::string job_state_names();
 
 using JobId = std::uint32_t; // dense index into Workload::jobs, in submission order
 
+// Longest duration or time offset a trace may hold (about 31.7 years): beyond it a value is a
+// unit or typing error, and GPU-seconds built from it would overflow to infinity.
+inline constexpr double MAX_TRACE_SECONDS = 1e9;
+
 struct Job {
   JobId id = 0;
   std::string name; // identifier from the source (trace job_id), or "<Type>-<k>" when generated

@@ -119,8 +119,8 @@ private:
     const auto value = parse_number(fields_[f]);
     if (value && *value == -1)
       bad(f, "unknown (-1): " + std::string(why_needed));
-    else if (!value || *value < 0)
-      bad(f, "expected a non-negative number of seconds");
+    else if (!value || *value < 0 || *value > MAX_TRACE_SECONDS)
+      bad(f, "expected a non-negative number of seconds, at most 1e9");
     return value.value_or(0.0);
   }
 

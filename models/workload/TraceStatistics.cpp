@@ -10,7 +10,7 @@ namespace {
 
 std::optional<double> percent_of(double part, double total)
 {
-  if (!(total > 0))
+  if (!(total > 0) || !std::isfinite(total) || !std::isfinite(part))
     return std::nullopt;
   return 100.0 * part / total;
 }

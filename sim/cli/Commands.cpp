@@ -32,7 +32,7 @@ usage:
   acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
   acmesim list
-  acmesim workload stats TRACE [--format F] [--against seren|kalos] [--json]
+  acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim --help | --version
 
 Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out

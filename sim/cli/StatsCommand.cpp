@@ -24,7 +24,7 @@ namespace acmesim {
 
 namespace {
 
-constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against seren|kalos] [--json] "
+constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against CLUSTER] [--json] "
                               "[--on-bad-row error|skip]";
 
 struct StatsOptions {
@@ -42,7 +42,7 @@ std::optional<StatsOptions> parse_options(const std::vector<std::string>& args)
   options.add_options()("help,h", "show this help")("trace", po::value<std::string>(), "trace file")(
       "format", po::value<std::string>(), ("trace format: " + trace_format_names() + " (default: from the file name, "
                                            "else acme)").c_str())(
-      "against", po::value<std::string>(), "compare with the published Acme values of seren or kalos")(
+      "against", po::value<std::string>(), "compare with the published values of a cluster: seren, kalos (also philly, helios for the curves published for them)")(
       "json", "one JSON document on stdout instead of the text report")(
       "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip");
   po::positional_options_description positional;
@@ -71,10 +71,7 @@ std::optional<StatsOptions> parse_options(const std::vector<std::string>& args)
     o.format = format_from_path(o.trace).value_or(TraceFormat::Acme);
   }
   if (vm.count("against")) {
-    const std::string a = vm["against"].as<std::string>();
-    if (a != "seren" && a != "kalos")
-      throw UsageError("unknown --against '" + a + "'; expected seren or kalos");
-    o.against = a;
+    o.against = vm["against"].as<std::string>(); // checked against the published clusters
   }
   o.json = vm.count("json") > 0;
   const std::string policy = vm["on-bad-row"].as<std::string>();
@@ -110,8 +107,12 @@ int cmd_workload_stats(const std::vector<std::string>& args)
   if (options->against) {
     acme = embedded_published_acme();
     published = acme->find(*options->against);
-    if (!published)
-      throw std::runtime_error("no embedded published values for " + *options->against);
+    if (!published) {
+      std::string names;
+      for (const auto& [name, cluster] : acme->clusters)
+        names += (names.empty() ? "" : ", ") + name;
+      throw UsageError("unknown --against '" + *options->against + "'; published clusters: " + names);
+    }
   }
   const Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row);
   const TraceStatistics stats = compute_trace_statistics(workload);
@@ -120,7 +121,7 @@ int cmd_workload_stats(const std::vector<std::string>& args)
     report = compare_with_published(stats, *published);
   const TraceStatsSource source{options->trace, options->format};
   if (options->json)
-    std::cout << trace_stats_json(source, stats, report ? &*report : nullptr).dump(2) << '\n';
+    std::cout << trace_stats_json(source, stats, report ? &*report : nullptr).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   else
     print_trace_stats_text(std::cout, source, stats, published, report ? &*report : nullptr);
   return EXIT_OK;

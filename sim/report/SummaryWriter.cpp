@@ -116,7 +116,9 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
     jobs.commit();
   }
   AtomicFile summary(dir / "summary.json");
-  summary.stream() << make_summary(scenario, workload, result).dump(2) << '\n';
+  // Paths in the scenario may not be UTF-8: replace such bytes rather than fail after the run.
+  summary.stream() << make_summary(scenario, workload, result).dump(2, ' ', false, Json::error_handler_t::replace)
+                   << '\n';
   summary.commit();
 }
 

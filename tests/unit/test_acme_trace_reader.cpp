@@ -371,3 +371,23 @@ TEST_CASE("A known column named twice in the header is an error")
     CHECK_THAT(e.diagnostics()[0].message, Catch::Contains("columns 2 and 7"));
   }
 }
+
+TEST_CASE("Durations beyond 1e9 s and COMPLETED jobs that never started are bad rows")
+{
+  std::istringstream in("job_id,gpu_num,type,state,submit_time,start_time,end_time,duration\n"
+                        "huge,8,Pretrain,COMPLETED,2023-03-01 00:00:00+08:00,,,1e308\n"
+                        "left,1,Eval,FAILED,2023-03-01 00:00:00+08:00,,2023-03-01 00:01:00+08:00,\n"
+                        "ran,1,Eval,COMPLETED,2023-03-01 00:00:00+08:00,,,\n"
+                        "pending,1,Eval,CANCELLED,2023-03-01 00:00:00+08:00,,,\n");
+  try {
+    read_acme_trace(in, "t.csv", BadRowPolicy::Error);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 2);
+    CHECK(e.diagnostics()[0].where == "t.csv:2");
+    CHECK(e.diagnostics()[0].key == "duration");
+    CHECK(e.diagnostics()[1].where == "t.csv:4");
+    CHECK(e.diagnostics()[1].key == "start_time");
+    CHECK_THAT(e.diagnostics()[1].message, Catch::Contains("COMPLETED"));
+  }
+}
