@@ -1,5 +1,6 @@
 #pragma once
 // Typed description of where a run's jobs come from: a trace file or the synthetic generator.
+#include "models/workload/AcmeGenerator.hpp"
 #include "models/workload/Job.hpp"
 
 #include <array>
@@ -42,9 +43,16 @@ struct TraceSpec {
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
 };
 
+// The generator calibrated to Acme's published distributions (AcmeGenerator.hpp).
+struct AcmePresetSpec {
+  std::string preset = "seren"; // seren | kalos | acme
+  AcmeGeneratorSpec generator;
+};
+
 struct WorkloadSpec {
-  std::optional<TraceSpec> trace;         // exactly one of trace and synthetic is set
-  std::optional<SyntheticSpec> synthetic;
+  std::optional<TraceSpec> trace;         // exactly one of trace, synthetic and acme_preset is set
+  std::optional<SyntheticSpec> synthetic; // per-type tables given in the scenario
+  std::optional<AcmePresetSpec> acme_preset; // `synthetic: {preset: seren, days: 30}`
 };
 
 } // namespace acmesim

@@ -32,6 +32,7 @@ usage:
   acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
   acmesim list
+  acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim --help | --version
 

@@ -81,18 +81,6 @@ std::optional<StatsOptions> parse_options(const std::vector<std::string>& args)
   return o;
 }
 
-PublishedAcme embedded_published_acme()
-{
-  std::array<std::string_view, PUBLISHED_ACME_FILES.size()> texts;
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    const auto text = embedded_config_file("acme-published/" + std::string(PUBLISHED_ACME_FILES[i]));
-    if (!text) // a build problem, not the user's: exit 1
-      throw std::runtime_error("the binary lacks the embedded file acme-published/" +
-                               std::string(PUBLISHED_ACME_FILES[i]));
-    texts[i] = *text;
-  }
-  return parse_published_acme({texts[0], texts[1], texts[2], texts[3], texts[4]});
-}
 
 } // namespace
 

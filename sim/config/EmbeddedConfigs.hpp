@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/workload/PublishedAcme.hpp"
+
 namespace acmesim {
 
 std::string_view embedded_default_scenario();
@@ -16,5 +18,8 @@ std::optional<std::string_view> embedded_cluster_preset(std::string_view name);
 std::vector<std::string> cluster_preset_names(); // sorted
 // First comment line of a preset ("# ..."), for `acmesim list`.
 std::string cluster_preset_summary(std::string_view name);
+
+// The published Acme distributions compiled in from configs/acme-published/.
+PublishedAcme embedded_published_acme();
 
 } // namespace acmesim

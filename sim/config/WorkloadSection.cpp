@@ -144,6 +144,40 @@ SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
   return spec;
 }
 
+// `synthetic: {preset: seren, days: 30, ...}`: the generator calibrated to Acme's published
+// distributions; the per-type tables come from the preset, the rest are the generator's knobs.
+AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
+{
+  AcmePresetSpec spec;
+  AcmeGeneratorSpec& g = spec.generator;
+  MapReader m(checker, &node, "workload.synthetic",
+              {"preset", "days", "users", "gpu_jobs_per_day", "cpu_job_share", "diurnal_amplitude", "peak_hour",
+               "weekend_factor", "eval_batch_mean", "retry_probability", "retry_delay_mean_s"});
+  m.read_choice("preset", spec.preset, {"seren", "kalos", "acme"});
+  NumberRange ten_years = positive();
+  ten_years.max = 3650;
+  m.read("days", g.days, ten_years);
+  m.read("users", g.users, integer_between(1, 1e6));
+  m.read("gpu_jobs_per_day", g.gpu_jobs_per_day, number_between(0, 1e6));
+  // The CPU-only job count is derived from the GPU one: gpu x share / (1 - share).
+  m.read("cpu_job_share", g.cpu_job_share, number_between(0, 0.9));
+  m.read("diurnal_amplitude", g.diurnal_amplitude, number_between(0, 1));
+  m.read("peak_hour", g.peak_hour, number_between(0, 24));
+  m.read("weekend_factor", g.weekend_factor, number_between(0, 10));
+  m.read("eval_batch_mean", g.eval_batch_mean, number_between(1, 1e4));
+  m.read("retry_probability", g.retry_probability, number_between(0, 1));
+  m.read("retry_delay_mean_s", g.retry_delay_mean_s, number_between(0, 1e7));
+  // Zero means "the published rate"; the bound on memory uses the largest published one
+  // (Seren: about 3,600 GPU jobs a day, plus CPU jobs).
+  const double per_day = g.gpu_jobs_per_day > 0 ? g.gpu_jobs_per_day : 3608;
+  const double cpu_share = g.cpu_job_share >= 0 ? g.cpu_job_share : 0.7; // published: Seren 0.36, Kalos 0.68
+  if (per_day * g.days / (1 - cpu_share) > MAX_EXPECTED_JOBS)
+    checker.error(node, "workload.synthetic",
+                  "expects about " + std::to_string(static_cast<long long>(per_day * g.days)) +
+                      " GPU jobs and more CPU jobs; at most 50,000,000 jobs are supported");
+  return spec;
+}
+
 TraceSpec read_trace(MapReader& m, const std::string& base_dir)
 {
   TraceSpec spec;
@@ -197,7 +231,9 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const
     for (const char* k : {"format", "on_bad_row"})
       if (const ConfigNode* n = m.get(k))
         checker.error(*n, m.key_of(k), "applies only to a trace workload (workload.trace)");
-  if (synthetic)
+  if (synthetic && synthetic->is_map() && synthetic->find("preset"))
+    spec.acme_preset = read_acme_preset(checker, *synthetic);
+  else if (synthetic)
     spec.synthetic = read_synthetic(checker, *synthetic);
   return spec;
 }

@@ -1,6 +1,7 @@
 #include "sim/engine/WorkloadLoader.hpp"
 
 #include "models/workload/TraceFormat.hpp"
+#include "sim/config/EmbeddedConfigs.hpp"
 #include "models/workload/SyntheticGenerator.hpp"
 
 namespace acmesim {
@@ -13,6 +14,9 @@ Workload load_workload(const Scenario& scenario)
     const auto format = parse_trace_format(spec.trace->format).value_or(TraceFormat::Acme);
     return read_trace_file(spec.trace->path, format, spec.trace->on_bad_row);
   }
+  if (spec.acme_preset)
+    return generate_acme_preset(embedded_published_acme(), spec.acme_preset->preset, spec.acme_preset->generator,
+                                scenario.seed);
   return generate_synthetic_workload(*spec.synthetic, scenario.seed);
 }
 

@@ -35,6 +35,20 @@ Json to_json(const WorkloadSpec& w)
                 {"format", w.trace->format},
                 {"on_bad_row", w.trace->on_bad_row == BadRowPolicy::Skip ? "skip" : "error"}};
   }
+  if (w.acme_preset) {
+    const AcmeGeneratorSpec& g = w.acme_preset->generator;
+    return Json{{"synthetic", Json{{"preset", w.acme_preset->preset},
+                                   {"days", g.days},
+                                   {"users", g.users},
+                                   {"gpu_jobs_per_day", g.gpu_jobs_per_day},
+                                   {"cpu_job_share", g.cpu_job_share},
+                                   {"diurnal_amplitude", g.diurnal_amplitude},
+                                   {"peak_hour", g.peak_hour},
+                                   {"weekend_factor", g.weekend_factor},
+                                   {"eval_batch_mean", g.eval_batch_mean},
+                                   {"retry_probability", g.retry_probability},
+                                   {"retry_delay_mean_s", g.retry_delay_mean_s}}}};
+  }
   Json types = Json::object();
   for (const auto& t : w.synthetic->types) {
     Json states = Json::object();

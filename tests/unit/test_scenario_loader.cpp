@@ -678,3 +678,20 @@ TEST_CASE("a trace's format is named or told by its file name")
     CHECK_THAT(e.diagnostics()[0].message, Contains("swf"));
   }
 }
+
+TEST_CASE("synthetic: {preset: ...} selects the generator calibrated to Acme, with its knobs")
+{
+  const Scenario s = load_scenario_text(SEREN + "workload:\n  synthetic: {preset: kalos, days: 12, eval_batch_mean: 5}\n",
+                                        "preset.yaml", ACMESIM_SOURCE_DIR);
+  REQUIRE(s.workload.acme_preset);
+  CHECK_FALSE(s.workload.synthetic);
+  CHECK(s.workload.acme_preset->preset == "kalos");
+  CHECK(s.workload.acme_preset->generator.days == 12);
+  CHECK(s.workload.acme_preset->generator.eval_batch_mean == 5);
+  const auto errors =
+      errors_of(SEREN + "workload:\n  synthetic: {preset: frontier, types: {}, retry_probability: 2}\n", {});
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].key == "workload.synthetic.types"); // unknown key next to a preset
+  CHECK(errors[1].key == "workload.synthetic.preset");
+  CHECK(errors[2].key == "workload.synthetic.retry_probability");
+}

@@ -1,0 +1,55 @@
+#pragma once
+// Generates a job trace shaped like Acme's published distributions (AcmeCalibration), with
+// the arrival structure the paper describes: a daily and weekly rhythm, evaluation jobs
+// submitted in batches (one batch per evaluated checkpoint), failed pretraining jobs
+// resubmitted shortly after. Deterministic for a seed.
+//
+// Job counts per calibration cell are apportioned systematically (each cell gets the floor or
+// the ceiling of its expected count) and durations sit at stratified quantiles of their band:
+// i.i.d. sampling would let a handful of multi-day 1,024-GPU jobs move GPU-time shares by
+// several points in a six-month trace. Only arrival times, users and batch boundaries are
+// drawn at random.
+#include "models/workload/AcmeCalibration.hpp"
+#include "models/workload/Job.hpp"
+
+#include <cstdint>
+
+namespace acmesim {
+
+struct AcmeGeneratorSpec {
+  double days = 30;
+  // GPU jobs per day; 0 takes the published count over the trace's span (cluster_summary.csv
+  // gpu_job_num over Seren's 184 days, Mar-Aug 2023, or Kalos' 107 days, May 17-Aug 31).
+  double gpu_jobs_per_day = 0;
+  // CPU-only jobs as a share of all jobs; < 0 takes the published cpu_job_num / job_num.
+  double cpu_job_share = -1;
+  int users = 300;
+  // Arrival rhythm (assumptions: the paper shows a diurnal pattern but publishes no numbers):
+  // rate x (1 + amplitude x cos(2 pi (hour - peak_hour) / 24)), x weekend_factor on Sat/Sun.
+  double diurnal_amplitude = 0.5;
+  double peak_hour = 15;
+  double weekend_factor = 0.6;
+  double eval_batch_mean = 20;       // evaluation jobs per batch (geometric); 1 = no batching
+  double retry_probability = 0.5;    // a failed pretraining job is resubmitted with this probability
+  double retry_delay_mean_s = 600;   // after its failure (exponential)
+};
+
+// Published values the generator needs besides the calibration: job rates and CPU jobs.
+struct AcmeClusterFacts {
+  double gpu_jobs_per_day = 0;
+  double cpu_job_share = 0;
+  double cpu_median_s = 14, cpu_mean_s = 734;          // CPU-only job durations (log-normal)
+  double cpu_completed = 0.86, cpu_cancelled = 0.04;   // CPU-only job final states; rest FAILED
+};
+AcmeClusterFacts published_facts(const PublishedCluster& published);
+
+Workload generate_acme_workload(const AcmeCalibration& calibration, const AcmeClusterFacts& facts,
+                                const AcmeGeneratorSpec& spec, std::uint64_t seed);
+
+// The presets users name: "seren", "kalos", or "acme" (both clusters, each calibrated to its
+// own published values, merged; job names start with the cluster). InputError for others.
+inline constexpr const char* ACME_PRESETS = "seren, kalos, acme";
+Workload generate_acme_preset(const PublishedAcme& published, const std::string& preset,
+                              const AcmeGeneratorSpec& spec, std::uint64_t seed);
+
+} // namespace acmesim
