@@ -155,7 +155,8 @@ std::string line_where(const std::string& source, std::size_t line_no)
   return source + ":" + std::to_string(line_no);
 }
 
-Columns find_columns(const std::vector<std::string_view>& header, const std::string& source, std::size_t line_no)
+Columns find_columns(const std::vector<std::string_view>& header, const std::string& source, std::size_t line_no,
+                     JobTypeColumn types)
 {
   Columns cols;
   cols.index.fill(ABSENT);
@@ -177,8 +178,10 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
   }
   auto has = [&](Col c) { return cols.index[c] != ABSENT; };
   const std::string suffix = " (found columns: " + found + ")";
+  if (types == JobTypeColumn::Ignored)
+    cols.index[TypeCol] = ABSENT;
   for (Col c : {JobIdCol, GpuNumCol, TypeCol, StateCol, SubmitTimeCol})
-    if (!has(c))
+    if (!has(c) && !(c == TypeCol && types == JobTypeColumn::Ignored))
       problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "", "missing required column" + suffix);
   if (!has(DurationCol) && !(has(StartTimeCol) && has(EndTimeCol)))
     problems.add(line_where(source, line_no), "duration", "",
@@ -233,7 +236,7 @@ public:
     job.gpus = count(GpuNumCol, true);
     job.trace_nodes = count(NodeNumCol, false);
     job.cpus = count(CpuNumCol, false);
-    job.type = take(TypeCol, parse_job_type, type_expected_);
+    job.type = cols_.index[TypeCol] == ABSENT ? JobType::Other : take(TypeCol, parse_job_type, type_expected_);
     job.final_state = take(StateCol, parse_job_state, state_expected_);
     job.submit_s = take(SubmitTimeCol, parse_timestamp, TIMESTAMP_EXPECTED);
     job.duration_s = duration();
@@ -331,7 +334,8 @@ void throw_if_read_error(const std::istream& in, const std::string& source)
 }
 
 // `size_hint` is the input size in bytes if known (0 if not), used to reserve the job vector.
-Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint)
+Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint,
+                    JobTypeColumn types)
 {
   Workload workload;
   workload.source = source;
@@ -351,7 +355,7 @@ Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on
   std::string scratch;
   if (const auto problem = split_csv_line(header, fields, scratch); !problem.empty())
     throw InputError(Diagnostic{line_where(source, line_no), "", "", "malformed header: " + std::string(problem)});
-  const Columns cols = find_columns(fields, source, line_no);
+  const Columns cols = find_columns(fields, source, line_no, types);
 
   RowParser parser(cols, source);
   while (next_line(in, line, line_no)) {
@@ -411,12 +415,13 @@ std::optional<double> parse_timestamp(std::string_view text)
   return static_cast<double>(days) * 86400.0 + (hour * 3600 + minute * 60 + second - *offset) + fraction;
 }
 
-Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
+Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
+                         JobTypeColumn types)
 {
-  return read_trace(in, source_name, on_bad_row, 0);
+  return read_trace(in, source_name, on_bad_row, 0, types);
 }
 
-Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row)
+Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row, JobTypeColumn types)
 {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -431,7 +436,7 @@ Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row)
   in.open(path, std::ios::binary);
   if (!in)
     throw InputError(Diagnostic{path, "", "", "cannot open file"});
-  return read_trace(in, path, on_bad_row, ec ? 0 : size);
+  return read_trace(in, path, on_bad_row, ec ? 0 : size, types);
 }
 
 } // namespace acmesim

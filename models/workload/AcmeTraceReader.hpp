@@ -12,6 +12,10 @@
 
 namespace acmesim {
 
+// Slurm-style job CSVs without job types (Helios' cluster_log.csv) share this reader: with
+// Ignored, the `type` column is neither needed nor read and every job is Other.
+enum class JobTypeColumn { Required, Ignored };
+
 // Parses "2023-03-01 00:18:22+08:00" (also with 'T', a 'Z', '+0800' or '+08' offset, fractional
 // seconds, or no offset, which means UTC) into seconds since the Unix epoch. std::nullopt if the
 // text is not such a timestamp: impossible dates (Feb 30), leap seconds and offsets beyond
@@ -27,8 +31,10 @@ std::optional<double> parse_timestamp(std::string_view text);
 // end_time - start_time, and to 0 without a start_time (cancelled while pending). Quoted CSV
 // fields may not span lines. The result is normalised (sorted by submission, time 0 = first
 // submission, dense ids).
-Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row);
+Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
+                         JobTypeColumn types = JobTypeColumn::Required);
 // As above with source_name = path; a file that cannot be opened is an InputError too.
-Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row);
+Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row,
+                              JobTypeColumn types = JobTypeColumn::Required);
 
 } // namespace acmesim
