@@ -1,5 +1,7 @@
 #include "models/workload/AcmeTraceReader.hpp"
 
+#include "models/workload/TraceFormat.hpp"
+
 #include "models/common/InputError.hpp"
 
 #include <algorithm>
@@ -314,24 +316,10 @@ private:
   std::size_t bad_rows_ = 0;
 };
 
-bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
-
-// Reads the next physical line without its line ending; false at the end of the input.
-bool next_line(std::istream& in, std::string& line, std::size_t& line_no)
-{
-  if (!std::getline(in, line))
-    return false;
-  ++line_no;
-  if (!line.empty() && line.back() == '\r')
-    line.pop_back();
-  return true;
-}
-
-void throw_if_read_error(const std::istream& in, const std::string& source)
-{
-  if (in.bad())
-    throw InputError(Diagnostic{source, "", "", "read error"});
-}
+// Line reading is shared with the other trace readers.
+using trace_io::is_blank;
+using trace_io::next_line;
+using trace_io::throw_if_read_error;
 
 // `size_hint` is the input size in bytes if known (0 if not), used to reserve the job vector.
 Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint,
@@ -423,20 +411,8 @@ Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRo
 
 Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row, JobTypeColumn types)
 {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(Diagnostic{path, "", "", "cannot open file (it is a directory)"});
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-
-  // A larger buffer than the default 8 KiB cuts the time spent refilling it.
-  std::vector<char> buffer(std::size_t{1} << 20);
-  std::ifstream in;
-  in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  // Binary mode: the reader strips '\r' itself, the same way for files and streams.
-  in.open(path, std::ios::binary);
-  if (!in)
-    throw InputError(Diagnostic{path, "", "", "cannot open file"});
-  return read_trace(in, path, on_bad_row, ec ? 0 : size, types);
+  trace_io::TraceFile file(path);
+  return read_trace(file.stream(), path, on_bad_row, file.size(), types);
 }
 
 } // namespace acmesim
