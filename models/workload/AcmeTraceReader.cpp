@@ -18,8 +18,6 @@ namespace acmesim {
 
 namespace {
 
-// More diagnostics than this only bury the first ones; the rest are summarised in one line.
-constexpr std::size_t MAX_SHOWN_DIAGNOSTICS = 50;
 // Real-world UTC offsets span -12:00..+14:00; anything larger is a typo, not a zone.
 constexpr int MAX_OFFSET_MINUTES = 14 * 60;
 constexpr std::string_view TIMESTAMP_EXPECTED = "expected a timestamp like 2023-03-01 00:18:22+08:00";
@@ -196,30 +194,18 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
 // so that a user can fix the row in one pass; only the first diagnostics are kept, all counted.
 class RowParser {
 public:
-  RowParser(const Columns& cols, const std::string& source)
-      : cols_(cols), source_(source), type_expected_("expected one of " + job_type_names()),
+  RowParser(const Columns& cols, const std::string& source, trace_io::BadRowLog& log)
+      : cols_(cols), source_(source), log_(log), type_expected_("expected one of " + job_type_names()),
         state_expected_("expected one of " + job_state_names())
   {
   }
-
-  std::size_t bad_rows() const { return bad_rows_; }
 
   // For a line that could not even be split into fields.
   void reject_line(std::size_t line_no, std::string_view message)
   {
     line_no_ = line_no;
     bad("", "", message);
-    ++bad_rows_;
-  }
-
-  void throw_if_any() const
-  {
-    DiagnosticList all = shown_;
-    if (problems_ > shown_.size())
-      all.add(source_, "", "",
-              std::to_string(problems_ - shown_.size()) + " more problems not shown (" + std::to_string(bad_rows_) +
-                  " bad rows in total)");
-    all.throw_if_any();
+    log_.end_row();
   }
 
   // False (and the row counted as bad) if the row is bad.
@@ -227,7 +213,6 @@ public:
   {
     fields_ = &fields;
     line_no_ = line_no;
-    ok_ = true;
     if (fields.size() != cols_.field_count) {
       reject_line(line_no, "expected " + std::to_string(cols_.field_count) + " fields as in the header, found " +
                                std::to_string(fields.size()));
@@ -242,10 +227,8 @@ public:
     job.final_state = take(StateCol, parse_job_state, state_expected_);
     job.submit_s = take(SubmitTimeCol, parse_timestamp, TIMESTAMP_EXPECTED);
     job.duration_s = duration();
-    if (!ok_) {
-      ++bad_rows_;
+    if (!log_.end_row())
       return false;
-    }
     job.name.assign(get(JobIdCol)); // strings last: bad rows cost no allocation
     job.user.assign(get(UserCol));
     return true;
@@ -260,9 +243,7 @@ private:
 
   void bad(std::string_view key, std::string_view value, std::string_view message)
   {
-    ok_ = false;
-    if (++problems_ <= MAX_SHOWN_DIAGNOSTICS)
-      shown_.add(line_where(source_, line_no_), std::string(key), std::string(value), std::string(message));
+    log_.add(line_where(source_, line_no_), key, value, message);
   }
   void bad(Col c, std::string_view message) { bad(COLUMN_NAMES[c], get(c), message); }
 
@@ -306,14 +287,11 @@ private:
 
   const Columns& cols_;
   const std::string& source_;
+  trace_io::BadRowLog& log_;
   const std::string type_expected_;
   const std::string state_expected_;
   const std::vector<std::string_view>* fields_ = nullptr;
   std::size_t line_no_ = 0;
-  bool ok_ = true;
-  DiagnosticList shown_;
-  std::size_t problems_ = 0;
-  std::size_t bad_rows_ = 0;
 };
 
 // Line reading is shared with the other trace readers.
@@ -345,7 +323,8 @@ Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on
     throw InputError(Diagnostic{line_where(source, line_no), "", "", "malformed header: " + std::string(problem)});
   const Columns cols = find_columns(fields, source, line_no, types);
 
-  RowParser parser(cols, source);
+  trace_io::BadRowLog log(source);
+  RowParser parser(cols, source, log);
   while (next_line(in, line, line_no)) {
     if (is_blank(line))
       continue;
@@ -362,10 +341,7 @@ Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on
   }
   throw_if_read_error(in, source);
 
-  if (on_bad_row == BadRowPolicy::Error)
-    parser.throw_if_any();
-  workload.skipped_rows = parser.bad_rows();
-  normalise_workload(workload);
+  trace_io::finish_workload(workload, log, on_bad_row);
   return workload;
 }
 
