@@ -3,6 +3,7 @@
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
 #include "sim/cli/Logging.hpp"
+#include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/RunCommand.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
@@ -47,19 +48,6 @@ void print_input_error(const InputError& e)
     std::cerr << "error: " << d.to_string() << '\n';
   std::cerr << e.diagnostics().size() << (e.diagnostics().size() == 1 ? " error" : " errors")
             << "; nothing was simulated\n";
-}
-
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options,
-                        const po::positional_options_description& positional)
-{
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(e.what());
-  }
-  return vm;
 }
 
 std::vector<std::string> overrides_of(const po::variables_map& vm)
@@ -116,7 +104,7 @@ std::optional<po::variables_map> parse_scenario_command(const std::vector<std::s
 {
   po::positional_options_description positional;
   positional.add("scenario", 1);
-  auto vm = parse(args, options, positional);
+  auto vm = parse_options(args, options, positional);
   if (vm.count("help")) {
     std::cout << USAGE << '\n' << options;
     return std::nullopt;

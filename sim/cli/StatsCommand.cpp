@@ -8,6 +8,7 @@
 #include "models/workload/TraceFormat.hpp"
 #include "models/workload/TraceStatistics.hpp"
 #include "sim/cli/Commands.hpp"
+#include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/report/TraceStatsReport.hpp"
@@ -36,24 +37,19 @@ struct StatsOptions {
 };
 
 // nullopt when --help was asked for and printed.
-std::optional<StatsOptions> parse_options(const std::vector<std::string>& args)
+std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& args)
 {
   po::options_description options("workload stats options");
   options.add_options()("help,h", "show this help")("trace", po::value<std::string>(), "trace file")(
       "format", po::value<std::string>(), ("trace format: " + trace_format_names() + " (default: from the file name, "
                                            "else acme)").c_str())(
-      "against", po::value<std::string>(), "compare with the published values of a cluster: seren, kalos (also philly, helios for the curves published for them)")(
+      "against", po::value<std::string>(),
+      "compare with the published values of a cluster: seren, kalos (philly, helios: the curves published for them)")(
       "json", "one JSON document on stdout instead of the text report")(
       "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip");
   po::positional_options_description positional;
   positional.add("trace", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(e.what());
-  }
+  const po::variables_map vm = parse_options(args, options, positional);
   if (vm.count("help")) {
     std::cout << USAGE << "\n\n" << options;
     return std::nullopt;
@@ -86,7 +82,7 @@ std::optional<StatsOptions> parse_options(const std::vector<std::string>& args)
 
 int cmd_workload_stats(const std::vector<std::string>& args)
 {
-  const auto options = parse_options(args);
+  const auto options = parse_stats_options(args);
   if (!options)
     return EXIT_OK;
   // Published targets first: a broken build fails before a long trace is read.

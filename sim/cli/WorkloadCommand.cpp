@@ -1,6 +1,7 @@
 #include "sim/cli/WorkloadCommand.hpp"
 
 #include "sim/cli/Commands.hpp"
+#include "sim/cli/OptionParsing.hpp"
 
 #include "models/common/InputError.hpp"
 #include "models/workload/AcmeGenerator.hpp"
@@ -37,13 +38,7 @@ int cmd_workload_generate(const std::vector<std::string>& args)
       "seed", po::value<std::uint64_t>()->default_value(42), "random seed")(
       "gpu-jobs-per-day", po::value<double>()->default_value(0), "GPU jobs a day (0: the published rate)")(
       "out,o", po::value<std::string>(), "trace file to write (Acme CSV)");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(e.what());
-  }
+  const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     std::cout << "usage: acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv\n\n"
               << options;
