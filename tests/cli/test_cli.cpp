@@ -1,93 +1,41 @@
 // The acmesim command line, run as a user would run it: exit codes, messages, result files.
+#include "tests/support/CliRun.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A scratch directory per test process, removed when the process exits.
-struct ScratchDir {
-  fs::path path = fs::temp_directory_path() / ("acmesim-cli-" + std::to_string(::getpid()));
-  ScratchDir()
-  {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir()
-  {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-fs::path scratch()
-{
-  static const ScratchDir dir;
-  return dir.path;
-}
-
-Outcome acmesim(const std::string& args)
-{
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string cmd = std::string("cd '") + ACMESIM_SOURCE_DIR + "' && '" + ACMESIM_BINARY + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  Outcome o;
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = slurp(out);
-  o.err = slurp(err);
-  return o;
-}
-
+using Outcome = acmesim::testing::CliOutcome;
+using acmesim::testing::scratch;
+using acmesim::testing::slurp;
+using acmesim::testing::run_acmesim;
 fs::path write_file(const std::string& name, const std::string& text)
 {
-  const fs::path p = scratch() / name;
-  std::ofstream(p) << text;
-  return p;
+  return acmesim::testing::write_scratch_file(name, text);
 }
-
 } // namespace
 
 TEST_CASE("cli: --version, --help and an unknown command")
 {
-  const Outcome v = acmesim("--version");
+  const Outcome v = run_acmesim("--version");
   CHECK(v.exit_code == 0);
   CHECK(v.out.rfind("acmesim ", 0) == 0);
-  const Outcome h = acmesim("--help");
+  const Outcome h = run_acmesim("--help");
   CHECK(h.exit_code == 0);
   CHECK(h.out.find("acmesim run [SCENARIO.yaml]") != std::string::npos);
-  const Outcome bad = acmesim("frobnicate");
+  const Outcome bad = run_acmesim("frobnicate");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("unknown command 'frobnicate'") != std::string::npos);
-  CHECK(acmesim("run --no-such-flag").exit_code == 2);
+  CHECK(run_acmesim("run --no-such-flag").exit_code == 2);
 }
 
 TEST_CASE("cli: list names every preset, scheduler and placement policy")
 {
-  const Outcome o = acmesim("list");
+  const Outcome o = run_acmesim("list");
   CHECK(o.exit_code == 0);
   for (const char* name : {"seren", "kalos", "acme", "fifo", "easy-backfill", "runtime_estimate_factor", "pack",
                            "spread", "random"})
@@ -97,12 +45,12 @@ TEST_CASE("cli: list names every preset, scheduler and placement policy")
 TEST_CASE("cli: run on the embedded default writes results, byte-identical for the same seed")
 {
   const fs::path a = scratch() / "a", b = scratch() / "b", c = scratch() / "c";
-  const Outcome first = acmesim("run --quiet --out '" + a.string() + "'");
+  const Outcome first = run_acmesim("run --quiet --out '" + a.string() + "'");
   REQUIRE(first.exit_code == 0);
   CHECK(first.out.find("makespan") != std::string::npos);
   CHECK(first.err.empty());
-  REQUIRE(acmesim("run --quiet --out '" + b.string() + "'").exit_code == 0);
-  REQUIRE(acmesim("run --quiet --seed 7 --out '" + c.string() + "'").exit_code == 0);
+  REQUIRE(run_acmesim("run --quiet --out '" + b.string() + "'").exit_code == 0);
+  REQUIRE(run_acmesim("run --quiet --seed 7 --out '" + c.string() + "'").exit_code == 0);
   CHECK(slurp(a / "jobs.csv") == slurp(b / "jobs.csv"));
   CHECK(slurp(a / "summary.json") == slurp(b / "summary.json"));
   CHECK(slurp(a / "jobs.csv") != slurp(c / "jobs.csv"));
@@ -114,19 +62,19 @@ TEST_CASE("cli: bad input exits 2 with every error and simulates nothing")
   const fs::path scenario = write_file("bad.yaml", "seed: -3\ncluster:\n  preset: kalos\n  nodez: 4\n"
                                                    "workload:\n  trace: missing.csv\nscheduler:\n  name: fifo\n");
   const fs::path out = scratch() / "bad-out";
-  const Outcome o = acmesim("run '" + scenario.string() + "' --out '" + out.string() + "'");
+  const Outcome o = run_acmesim("run '" + scenario.string() + "' --out '" + out.string() + "'");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find("bad.yaml:1") != std::string::npos);
   CHECK(o.err.find("cluster.nodez") != std::string::npos);
   CHECK(o.err.find("missing.csv") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
-  const Outcome v = acmesim("validate '" + scenario.string() + "'");
+  const Outcome v = run_acmesim("validate '" + scenario.string() + "'");
   CHECK(v.exit_code == 2);
-  CHECK(acmesim("run --quiet --set scheduler.name=nope --out '" + out.string() + "'").exit_code == 2);
+  CHECK(run_acmesim("run --quiet --set scheduler.name=nope --out '" + out.string() + "'").exit_code == 2);
   CHECK_FALSE(fs::exists(out));
   // A results path that cannot be a directory is refused before simulating.
   const fs::path file = write_file("not-a-dir", "x");
-  const Outcome o2 = acmesim("run --quiet --out '" + file.string() + "'");
+  const Outcome o2 = run_acmesim("run --quiet --out '" + file.string() + "'");
   CHECK(o2.exit_code == 2);
   CHECK(o2.err.find("--out") != std::string::npos);
   CHECK(o2.err.find("not a directory") != std::string::npos);
@@ -143,12 +91,12 @@ TEST_CASE("cli: a trace with a bad row is refused, or replayed with on_bad_row=s
   const fs::path scenario =
       write_file("trace.yaml", "cluster: {nodes: 2, gpus_per_node: 8}\nworkload: {trace: t.csv}\n");
   const fs::path out = scratch() / "trace-out";
-  const Outcome refused = acmesim("run --quiet '" + scenario.string() + "' --out '" + out.string() + "'");
+  const Outcome refused = run_acmesim("run --quiet '" + scenario.string() + "' --out '" + out.string() + "'");
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("t.csv:3") != std::string::npos);
   CHECK(refused.err.find("BROKEN") != std::string::npos);
   const Outcome skipped =
-      acmesim("run --quiet '" + scenario.string() + "' --set workload.on_bad_row=skip --out '" + out.string() + "'");
+      run_acmesim("run --quiet '" + scenario.string() + "' --set workload.on_bad_row=skip --out '" + out.string() + "'");
   REQUIRE(skipped.exit_code == 0);
   const std::string summary = slurp(out / "summary.json");
   CHECK(summary.find("\"skipped_rows\": 1") != std::string::npos);
@@ -164,9 +112,9 @@ TEST_CASE("cli: every scenario in scenarios/ validates and runs")
     ++count;
     INFO(entry.path().string());
     const fs::path out = scratch() / ("scenario-" + entry.path().stem().string());
-    const Outcome v = acmesim("validate '" + entry.path().string() + "'");
+    const Outcome v = run_acmesim("validate '" + entry.path().string() + "'");
     CHECK(v.exit_code == 0);
-    const Outcome r = acmesim("run --quiet '" + entry.path().string() + "' --out '" + out.string() + "'");
+    const Outcome r = run_acmesim("run --quiet '" + entry.path().string() + "' --out '" + out.string() + "'");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     CHECK(fs::exists(out / "summary.json"));

@@ -1,13 +1,12 @@
 // `acmesim workload ...` run as a user would run it.
 //
 // ---- workload stats ---------------------------------------------------------------------------
-// Self-contained: helpers and tests live in their own namespace, since test_cli.cpp links into the
-// same binary (and `workload generate` tests may be appended below with helpers of their own).
+// Helpers live in a namespace of their own, since test_cli.cpp links into the same binary.
+#include "tests/support/CliRun.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,61 +17,12 @@ namespace workload_stats_cli {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_all(const fs::path& p)
+using Run = acmesim::testing::CliOutcome;
+using acmesim::testing::scratch;
+inline Run run(const std::string& args) { return acmesim::testing::run_acmesim(args); }
+inline fs::path write(const std::string& name, const std::string& text)
 {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A scratch directory per test process, removed when the process exits.
-struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("acmesim-wstats-" + std::to_string(::getpid()));
-  Scratch()
-  {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Scratch()
-  {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-const fs::path& scratch()
-{
-  static const Scratch dir;
-  return dir.path;
-}
-
-// Runs the real binary from the source directory, so fixture paths are relative to it.
-Run run(const std::string& args)
-{
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string cmd = std::string("cd '") + ACMESIM_SOURCE_DIR + "' && '" + ACMESIM_BINARY + "' " + args + " >'" +
-                          out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  Run r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_all(out);
-  r.err = read_all(err);
-  return r;
-}
-
-fs::path write(const std::string& name, const std::string& text)
-{
-  const fs::path p = scratch() / name;
-  std::ofstream(p) << text;
-  return p;
+  return acmesim::testing::write_scratch_file(name, text);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -212,55 +162,31 @@ TEST_CASE("workload stats: bad input exits 2")
 
 // --- workload generate ---------------------------------------------------------------------
 
-namespace workload_generate_cli {
-
-struct Outcome {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string slurp_file(const std::filesystem::path& p)
-{
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Outcome acmesim_in(const std::filesystem::path& dir, const std::string& args)
-{
-  const auto out = dir / "out.txt", err = dir / "err.txt";
-  const std::string cmd = "'" + std::string(ACMESIM_BINARY) + "' " + args + " >'" + out.string() + "' 2>'" +
-                          err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp_file(out), slurp_file(err)};
-}
-
-} // namespace workload_generate_cli
 
 TEST_CASE("workload generate: writes an Acme trace that stats reads back close to the published values")
 {
-  using namespace workload_generate_cli;
+  using acmesim::testing::run_acmesim;
+  using acmesim::testing::slurp;
   const auto dir = std::filesystem::temp_directory_path() / ("acmesim-gen-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto trace = (dir / "kalos.csv").string();
-  const Outcome gen = acmesim_in(dir, "workload generate --preset kalos --days 107 --seed 2 -o '" + trace + "'");
+  const auto gen = run_acmesim("workload generate --preset kalos --days 107 --seed 2 -o '" + trace + "'");
   REQUIRE(gen.exit_code == 0);
   CHECK(gen.out.find("calibrated to the published Acme kalos") != std::string::npos);
-  CHECK(slurp_file(trace).rfind("job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time", 0) == 0);
+  CHECK(slurp(trace).rfind("job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time", 0) == 0);
   // Same seed, same bytes.
   const auto again = (dir / "again.csv").string();
-  REQUIRE(acmesim_in(dir, "workload generate --preset kalos --days 107 --seed 2 -o '" + again + "'").exit_code == 0);
-  CHECK(slurp_file(trace) == slurp_file(again));
+  REQUIRE(run_acmesim("workload generate --preset kalos --days 107 --seed 2 -o '" + again + "'").exit_code == 0);
+  CHECK(slurp(trace) == slurp(again));
   // Read back through the CSV (times rounded to milliseconds): still within the targets.
-  const Outcome stats = acmesim_in(dir, "workload stats --json --against kalos '" + trace + "'");
+  const auto stats = run_acmesim("workload stats --json --against kalos '" + trace + "'");
   REQUIRE(stats.exit_code == 0);
   const auto j = nlohmann::json::parse(stats.out);
   CHECK(j["against"]["max_cdf_gap_points"].get<double>() <= 2.0);
   CHECK(j["against"]["max_share_gap_points"].get<double>() <= 1.0);
   // Bad options are bad input.
-  CHECK(acmesim_in(dir, "workload generate --preset frontier -o x.csv").exit_code == 2);
-  CHECK(acmesim_in(dir, "workload generate --preset seren --days 0 -o x.csv").exit_code == 2);
-  CHECK(acmesim_in(dir, "workload generate --preset seren").exit_code == 2);
+  CHECK(run_acmesim("workload generate --preset frontier -o x.csv").exit_code == 2);
+  CHECK(run_acmesim("workload generate --preset seren --days 0 -o x.csv").exit_code == 2);
+  CHECK(run_acmesim("workload generate --preset seren").exit_code == 2);
   std::filesystem::remove_all(dir);
 }
