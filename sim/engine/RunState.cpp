@@ -61,9 +61,17 @@ void RunState::finish_jobs(std::vector<SchedulerEvent>& events)
     cluster_.give_back(record.allocation);
     ledger_.move(GpuState::Busy, GpuState::Idle, j.gpus);
     ledger_.move(GpuState::Stranded, GpuState::Idle, record.allocation.gpus_held() - j.gpus);
-    running_.erase(id);
     events.push_back({EventKind::JobFinished, now_, id});
   }
+}
+
+RunningJob RunState::running(JobId id) const
+{
+  // Derived from the job's record: the engine keeps no second copy of running allocations.
+  const JobRecord& record = records_.at(id);
+  if (record.outcome != JobOutcome::Running || job(id).cpu_only())
+    throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
+  return RunningJob{id, record.start_s, record.allocation};
 }
 
 void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
@@ -132,7 +140,6 @@ void RunState::apply(const Decisions& decisions)
     record.outcome = JobOutcome::Running;
     record.start_s = now_;
     record.allocation = start.allocation;
-    running_.emplace(start.job, RunningJob{start.job, now_, start.allocation});
     ends_.emplace(now_ + j.duration_s, start.job);
   }
 }

@@ -11,7 +11,6 @@
 #include <functional>
 #include <limits>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 namespace acmesim {
@@ -58,7 +57,7 @@ public:
   const ClusterState& cluster() const override { return cluster_; }
   const Job& job(JobId id) const override { return workload_->jobs[id]; }
   const std::set<JobId>& queue() const override { return queue_; }
-  const RunningJob& running(JobId id) const override { return running_.at(id); }
+  RunningJob running(JobId id) const override;
 
 private:
   void finish_jobs(std::vector<SchedulerEvent>& events);
@@ -75,7 +74,6 @@ private:
   int largest_fit_ = 0; // most GPUs a job may ask for and still fit some pod when empty
   std::size_t next_arrival_ = 0;
   std::set<JobId> queue_;
-  std::unordered_map<JobId, RunningJob> running_;
   // Min-heap of (end time, job id): ties end in job-id order.
   std::priority_queue<std::pair<double, JobId>, std::vector<std::pair<double, JobId>>, std::greater<>> ends_;
   std::vector<JobRecord> records_;

@@ -54,7 +54,7 @@ public:
   virtual const std::set<JobId>& queue() const = 0;
   // A running GPU job (precondition: it is running). Schedulers that need runtime estimates
   // derive them from Job::duration_s and their own estimate model.
-  virtual const RunningJob& running(JobId id) const = 0;
+  virtual RunningJob running(JobId id) const = 0;
 };
 
 // Chooses nodes for a job. Returns an empty allocation if the job does not fit now.

@@ -82,3 +82,20 @@ TEST_CASE("the run state refuses an allocation that does not match the job")
   RunState state(topo, w, broken);
   CHECK_THROWS_WITH(state.process_instant(0), Catch::Contains("allocation of 2 nodes instead of 1"));
 }
+
+TEST_CASE("the view reports running GPU jobs from their records")
+{
+  const Topology topo(tiny_cluster(2, 2));
+  Workload w;
+  w.jobs = {make_job(0, 0, 12, 100), make_job(1, 0, 0, 50)};
+  RecordingScheduler scheduler(topo);
+  RunState state(topo, w, scheduler);
+  state.process_instant(0);
+  const RunningJob r = state.running(0);
+  CHECK(r.start_s == 0);
+  CHECK(r.allocation.node_count() == 2);
+  CHECK_THROWS_AS(state.running(1), std::logic_error); // CPU-only: not the GPU scheduler's
+  state.process_instant(state.next_event_time());       // t = 50
+  state.process_instant(state.next_event_time());       // t = 100: j0 ends
+  CHECK_THROWS_AS(state.running(0), std::logic_error);
+}

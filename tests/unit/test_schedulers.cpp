@@ -22,7 +22,7 @@ public:
   const ClusterState& cluster() const override { return cluster_; }
   const Job& job(JobId id) const override { return jobs_.at(id); }
   const std::set<JobId>& queue() const override { return queue_; }
-  const RunningJob& running(JobId id) const override { return running_.at(id); }
+  RunningJob running(JobId id) const override { return running_.at(id); }
 
   // Submits jobs at `now` and returns the scheduler's decisions, applied to the view.
   std::vector<JobId> submit(Scheduler& s, double now, std::vector<Job> jobs)
