@@ -55,6 +55,32 @@ void print_by_type(const Json& summary)
   }
 }
 
+// Lost GPU-hours by cause and effective training time, when the run had failures or checkpoints.
+void print_faults(const Json& summary)
+{
+  const auto& lost = summary["lost_gpu_hours"];
+  const auto& failures = summary["failures"];
+  if (lost["total"].get<double>() <= 0 && failures["applied"].get<std::size_t>() == 0)
+    return;
+  std::cout << fmt::format("failures     {} applied, {} job interruptions, {} escalations, {} spare swaps, {} jobs "
+                           "given up\n",
+                           failures["applied"].get<std::size_t>(), failures["job_interruptions"].get<std::size_t>(),
+                           failures["escalations"].get<std::size_t>(), failures["spare_swaps"].get<std::size_t>(),
+                           failures["jobs_given_up"].get<std::size_t>());
+  std::cout << fmt::format("lost GPU-h   {:.0f}: lost work {:.0f}, checkpoint {:.0f}, detection {:.0f}, waiting for "
+                           "a person {:.0f}, restart {:.0f}, nodes down {:.0f}\n",
+                           lost["total"].get<double>(), lost["lost_work"].get<double>(),
+                           lost["checkpoint"].get<double>(), lost["detection"].get<double>(),
+                           lost["waiting_for_person"].get<double>(), lost["restart"].get<double>(),
+                           lost["down"].get<double>());
+  const auto& ettr = summary["training"]["ettr"];
+  if (ettr["count"].get<std::size_t>() > 0)
+    std::cout << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "
+                             "interruptions\n",
+                             ettr["count"].get<std::size_t>(), ettr["mean"].get<double>(), ettr["min"].get<double>(),
+                             summary["training"]["interruptions"].get<std::size_t>());
+}
+
 void print_summary(const Json& summary, const std::string& out_dir)
 {
   const auto& jobs = summary["jobs"];
@@ -85,6 +111,7 @@ void print_summary(const Json& summary, const std::string& out_dir)
                            hours["busy"].get<double>(), hours["stranded"].get<double>(),
                            hours["idle"].get<double>(), hours["total"].get<double>());
   print_by_type(summary);
+  print_faults(summary);
   std::cout << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
 }
 

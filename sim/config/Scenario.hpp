@@ -1,11 +1,14 @@
 #pragma once
 // A what-if scenario, typed and validated: what `acmesim run` simulates.
+#include "models/checkpoint/CheckpointSpec.hpp"
 #include "models/cluster/ClusterSpec.hpp"
+#include "models/failure/FailureEvent.hpp"
 #include "models/workload/WorkloadSpec.hpp"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace acmesim {
 
@@ -17,12 +20,22 @@ struct SchedulerSpec {
   std::map<std::string, double> params;
 };
 
+// What happens after a failure (sim/policies/PolicyCatalogue.cpp: recovery_catalogue()).
+struct RecoverySpec {
+  std::string name = "manual";
+  std::map<std::string, double> params; // every declared parameter, defaults filled in
+};
+
 struct Scenario {
   std::string name;          // default: file stem, or "default" for the embedded scenario
   std::uint64_t seed = 42;
   ClusterSpec cluster;
   WorkloadSpec workload;
   SchedulerSpec scheduler;
+  FailureSpec failures;                       // source None: no failures
+  std::vector<FailureEvent> recorded_failures; // read at load time when failures.recorded is set
+  CheckpointSpec checkpoint;
+  RecoverySpec recovery;
   std::string source;        // scenario path, or "<embedded default>"
 };
 

@@ -2,7 +2,10 @@
 
 #include "models/cluster/Topology.hpp"
 
+#include "models/failure/RecordedFailures.hpp"
 #include "models/workload/EmpiricalDistribution.hpp"
+#include "sim/config/CheckpointSection.hpp"
+#include "sim/config/FailureSection.hpp"
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
@@ -276,6 +279,37 @@ ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool
 
 // --- scheduler -------------------------------------------------------------------------------
 
+// Reads the parameters of `policy` from map `m` (every key but `fixed_keys`), range-checked
+// against the catalogue, with defaults filled in for those not given.
+std::map<std::string, double> read_policy_params(ConfigChecker& checker, MapReader& m, const PolicyInfo& policy,
+                                                 const std::string& kind, const std::vector<std::string>& fixed_keys)
+{
+  std::map<std::string, double> params;
+  std::vector<std::string> param_names;
+  for (const auto& p : policy.params)
+    param_names.push_back(p.name);
+  for (const auto& entry : m.node() ? m.node()->entries : NO_ENTRIES) {
+    if (std::find(fixed_keys.begin(), fixed_keys.end(), entry.key) != fixed_keys.end())
+      continue;
+    const std::string key = m.key_of(entry.key);
+    const auto param = std::find_if(policy.params.begin(), policy.params.end(),
+                                    [&](const ParamSpec& p) { return p.name == entry.key; });
+    if (param == policy.params.end()) {
+      const std::string accepted = param_names.empty()
+                                       ? kind + " '" + policy.name + "' takes no parameters"
+                                       : "not a parameter of " + kind + " '" + policy.name +
+                                             "'; it accepts: " + join_names(param_names);
+      checker.error(entry.key_where, key, "", accepted + " (other valid keys: " + join_names(fixed_keys) + ")");
+      continue;
+    }
+    if (const auto v = checker.number(entry.value, key, {param->min_value, false, param->max_value, param->integer}))
+      params[param->name] = *v;
+  }
+  for (const auto& p : policy.params)
+    params.try_emplace(p.name, p.default_value);
+  return params;
+}
+
 SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
 {
   SchedulerSpec spec;
@@ -289,31 +323,22 @@ SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
   if (m.read("placement", spec.placement) && !find_policy(placement_catalogue(), spec.placement))
     checker.error(*m.get("placement"), "scheduler.placement",
                   "unknown placement policy; valid policies: " + policy_names(placement_catalogue()));
-  if (!scheduler)
-    return spec;
+  if (scheduler)
+    spec.params = read_policy_params(checker, m, *scheduler, "scheduler", {"name", "placement"});
+  return spec;
+}
 
-  std::vector<std::string> param_names;
-  for (const auto& p : scheduler->params)
-    param_names.push_back(p.name);
-  for (const auto& entry : m.node() ? m.node()->entries : NO_ENTRIES) {
-    if (entry.key == "name" || entry.key == "placement")
-      continue;
-    const std::string key = m.key_of(entry.key);
-    const auto param = std::find_if(scheduler->params.begin(), scheduler->params.end(),
-                                    [&](const ParamSpec& p) { return p.name == entry.key; });
-    if (param == scheduler->params.end()) {
-      const std::string accepted = param_names.empty()
-                                       ? "scheduler '" + spec.name + "' takes no parameters"
-                                       : "not a parameter of scheduler '" + spec.name +
-                                             "'; it accepts: " + join_names(param_names);
-      checker.error(entry.key_where, key, "", accepted + " (other valid keys: name, placement)");
-      continue;
-    }
-    if (const auto v = checker.number(entry.value, key, {param->min_value, false, param->max_value, param->integer}))
-      spec.params[param->name] = *v;
-  }
-  for (const auto& p : scheduler->params)
-    spec.params.try_emplace(p.name, p.default_value);
+RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
+{
+  RecoverySpec spec;
+  MapReader m(checker, node, "recovery");
+  const bool name_ok = !m.get("name") || m.read("name", spec.name);
+  const PolicyInfo* policy = name_ok ? find_policy(recovery_catalogue(), spec.name) : nullptr;
+  if (name_ok && !policy)
+    checker.error(*m.get("name"), "recovery.name",
+                  "unknown recovery policy; valid policies: " + policy_names(recovery_catalogue()));
+  if (policy)
+    spec.params = read_policy_params(checker, m, *policy, "recovery policy", {"name"});
   return spec;
 }
 
@@ -343,7 +368,8 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   Scenario scenario;
   scenario.name = safe_name(default_name);
   scenario.source = source;
-  MapReader top(checker, &*root, "", {"name", "seed", "cluster", "workload", "scheduler"});
+  MapReader top(checker, &*root, "",
+                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery"});
   if (top.ok()) {
     if (top.read("name", scenario.name) && !is_safe_name(scenario.name))
       checker.error(*top.get("name"), "name",
@@ -358,15 +384,33 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
     scenario.scheduler = read_scheduler(checker, top.get("scheduler"));
+    if (const ConfigNode* failures = top.get("failures"))
+      scenario.failures = read_failures(checker, *failures, base_dir);
+    if (const ConfigNode* checkpoint = top.get("checkpoint"))
+      scenario.checkpoint = read_checkpoint(checker, *checkpoint);
+    scenario.recovery = read_recovery(checker, top.get("recovery"));
   }
   // Fabric shapes that cannot be built (too few switch ports, leaves beyond the spine radix)
   // are found by building the topology; report them with everything else, before any run.
   if (diags.empty()) {
+    std::optional<Topology> topology;
     try {
-      Topology{scenario.cluster};
+      topology.emplace(scenario.cluster);
     } catch (const InputError& e) {
       for (const auto& d : e.diagnostics())
         diags.add(Diagnostic{source + " (cluster)", d.key, d.value, d.message});
+    }
+    // Failure targets name nodes and leaf switches: they are checked against the built cluster.
+    if (topology) {
+      check_failures_against_topology(scenario.failures, *topology, source, diags);
+      if (diags.empty() && scenario.failures.source == FailureSpec::Source::Recorded) {
+        try {
+          scenario.recorded_failures = read_failure_list(scenario.failures.recorded_path, *topology);
+        } catch (const InputError& e) {
+          for (const auto& d : e.diagnostics())
+            diags.add(d);
+        }
+      }
     }
   }
   diags.throw_if_any();

@@ -6,16 +6,43 @@
 
 namespace acmesim {
 
-RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler)
+RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, FaultSetup faults)
     : topology_(&topology)
     , workload_(&workload)
     , scheduler_(&scheduler)
+    , faults_(std::move(faults))
     , cluster_(topology)
     , ledger_(topology.total_gpus())
     , records_(workload.jobs.size())
+    , jobs_on_node_(topology.node_count())
+    , down_reasons_(topology.node_count(), 0)
+    , leaf_down_(topology.leaf_count(), false)
+    , cured_(topology.node_count(), false)
+    , in_spare_pool_(topology.node_count(), false)
+    , spares_wanted_(topology.pod_count(), 0)
+    , spares_in_pool_(topology.pod_count(), 0)
+    , recent_failures_(topology.node_count())
 {
-  for (const auto& pod : topology.spec().pods)
-    largest_fit_ = std::max(largest_fit_, pod.nodes * pod.gpus_per_node);
+  if (faults_.failures && (!faults_.recovery || !faults_.failure_spec || !faults_.transfers))
+    throw std::logic_error("failures need a recovery policy, their spec and a transfer service");
+  if (faults_.checkpoint && faults_.checkpoint->enabled && !faults_.transfers)
+    throw std::logic_error("checkpoints need a transfer service");
+  init_spares();
+  for (std::size_t pod = 0; pod < topology.pod_count(); ++pod) {
+    const auto& spec = topology.spec().pods[pod];
+    largest_fit_ = std::max(largest_fit_, (spec.nodes - spares_wanted_[pod]) * spec.gpus_per_node);
+  }
+}
+
+void RunState::prune_stale_timers() const
+{
+  while (!job_timers_.empty()) {
+    const Timer& t = job_timers_.top();
+    const auto it = active_.find(t.key);
+    if (it != active_.end() && it->second.timer_seq == t.seq)
+      return;
+    job_timers_.pop();
+  }
 }
 
 double RunState::next_event_time() const
@@ -23,8 +50,17 @@ double RunState::next_event_time() const
   double t = std::numeric_limits<double>::infinity();
   if (next_arrival_ < workload_->jobs.size())
     t = workload_->jobs[next_arrival_].submit_s;
-  if (!ends_.empty())
-    t = std::min(t, ends_.top().first);
+  prune_stale_timers();
+  if (!job_timers_.empty())
+    t = std::min(t, job_timers_.top().time);
+  // Failures and repairs matter only while some job has yet to end: the run stops with its
+  // last job, not with the failure model's endless stream.
+  if (work_remains()) {
+    if (!repair_timers_.empty())
+      t = std::min(t, repair_timers_.top().time);
+    if (faults_.failures)
+      t = std::min(t, std::max(now_, faults_.failures->next_time()));
+  }
   return t;
 }
 
@@ -37,32 +73,59 @@ void RunState::process_instant(double now)
   ++counters_.instants;
 
   std::vector<SchedulerEvent> events;
-  finish_jobs(events);
+  for (auto& e : initial_events_)
+    e.time = now_;
+  events.swap(initial_events_);
+  prune_stale_timers();
+  while (!job_timers_.empty() && job_timers_.top().time <= now_) {
+    const JobId id = job_timers_.top().key;
+    job_timers_.pop();
+    on_timer(id, events);
+    prune_stale_timers();
+  }
+  apply_repairs(events);
+  apply_failures(events);
   submit_jobs(events);
   if (events.empty())
     return;
+  // Delivery order (EventKind): by kind, then job or node id.
+  std::stable_sort(events.begin(), events.end(), [](const SchedulerEvent& a, const SchedulerEvent& b) {
+    const auto key = [](const SchedulerEvent& e) {
+      const bool node_event = e.kind == EventKind::NodeDown || e.kind == EventKind::NodeUp;
+      return std::make_pair(static_cast<int>(e.kind), node_event ? e.node : e.job);
+    };
+    return key(a) < key(b);
+  });
   ++counters_.scheduler_calls;
-  apply(scheduler_->decide(*this, events));
+  apply(scheduler_->decide(*this, events), events);
   counters_.max_queue_length = std::max(counters_.max_queue_length, queue_.size());
 }
 
-void RunState::finish_jobs(std::vector<SchedulerEvent>& events)
+void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
 {
-  while (!ends_.empty() && ends_.top().first == now_) {
-    const JobId id = ends_.top().second;
-    ends_.pop();
-    JobRecord& record = records_[id];
-    record.outcome = JobOutcome::Ended;
-    record.end_s = now_;
-    ++ended_;
-    const Job& j = job(id);
-    if (j.cpu_only())
-      continue; // CPU jobs hold no GPUs and are not the GPU scheduler's business
-    cluster_.give_back(record.allocation);
-    ledger_.move(GpuState::Busy, GpuState::Idle, j.gpus);
-    ledger_.move(GpuState::Stranded, GpuState::Idle, record.allocation.gpus_held() - j.gpus);
-    events.push_back({EventKind::JobFinished, now_, id});
+  JobRecord& record = records_[id];
+  record.outcome = JobOutcome::Ended;
+  record.end_s = now_;
+  ++ended_;
+  const Job& j = job(id);
+  const auto it = active_.find(id);
+  if (j.cpu_only()) {
+    active_.erase(it);
+    return; // CPU jobs hold no GPUs and are not the GPU scheduler's business
   }
+  leave_phase(id, it->second);
+  move_held(it->second, j, ledger_state(it->second.phase), GpuState::Idle);
+  if (it->second.transfer)
+    faults_.transfers->cancel(*it->second.transfer);
+  if (it->second.upload)
+    faults_.transfers->cancel(*it->second.upload);
+  active_.erase(it);
+  for (const auto& part : record.allocation.parts) {
+    auto& on_node = jobs_on_node_[part.node];
+    on_node.erase(std::find(on_node.begin(), on_node.end(), id));
+  }
+  cluster_.give_back(record.allocation);
+  events.push_back({EventKind::JobFinished, now_, id, 0});
 }
 
 RunningJob RunState::running(JobId id) const
@@ -72,6 +135,12 @@ RunningJob RunState::running(JobId id) const
   if (record.outcome != JobOutcome::Running || job(id).cpu_only())
     throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
   return RunningJob{id, record.start_s, record.allocation};
+}
+
+const JobFaultStats* RunState::fault_stats(JobId id) const
+{
+  const auto it = fault_stats_.find(id);
+  return it == fault_stats_.end() ? nullptr : &it->second;
 }
 
 void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
@@ -85,7 +154,10 @@ void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
       ++counters_.cpu_only_jobs;
       record.outcome = JobOutcome::Running;
       record.start_s = now_;
-      ends_.emplace(now_ + j.duration_s, j.id);
+      ActiveJob& a = active_[j.id];
+      a.phase = JobPhase::Training;
+      a.phase_start_s = now_;
+      arm(j.id, a, now_ + j.duration_s);
       continue;
     }
     if (j.gpus > largest_fit_) {
@@ -94,7 +166,7 @@ void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
       continue;
     }
     queue_.insert(j.id);
-    events.push_back({EventKind::JobSubmitted, now_, j.id});
+    events.push_back({EventKind::JobSubmitted, now_, j.id, 0});
   }
 }
 
@@ -126,21 +198,23 @@ JobShape RunState::checked_shape(const Job& j, const Allocation& allocation) con
   return shape;
 }
 
-void RunState::apply(const Decisions& decisions)
+void RunState::apply(const Decisions& decisions, std::vector<SchedulerEvent>& events)
 {
   for (const auto& start : decisions.starts) {
     if (queue_.erase(start.job) == 0)
       throw std::logic_error("scheduler started job " + std::to_string(start.job) + ", which is not queued");
     const Job& j = job(start.job);
-    const JobShape shape = checked_shape(j, start.allocation);
-    cluster_.take(start.allocation); // throws if the GPUs are not free
-    ledger_.move(GpuState::Idle, GpuState::Busy, j.gpus);
-    ledger_.move(GpuState::Idle, GpuState::Stranded, shape.gpus_held() - j.gpus);
+    checked_shape(j, start.allocation);
+    cluster_.take(start.allocation); // throws if the GPUs are not free (or the node is out of service)
     JobRecord& record = records_[start.job];
     record.outcome = JobOutcome::Running;
-    record.start_s = now_;
+    if (record.start_s < 0)
+      record.start_s = now_;
     record.allocation = start.allocation;
-    ends_.emplace(now_ + j.duration_s, start.job);
+    for (const auto& part : start.allocation.parts)
+      jobs_on_node_[part.node].push_back(start.job);
+    ledger_.move(GpuState::Idle, GpuState::Restart, start.allocation.gpus_held()); // begin_job sets the phase
+    begin_job(start.job, events);
   }
 }
 

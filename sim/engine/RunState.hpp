@@ -1,30 +1,42 @@
 #pragma once
 // What happens to jobs and GPUs during a run, independent of the engine that keeps time:
-// the queue, the running jobs, the cluster state, the ledger and the per-job records. The
-// engine adapter (Simulation) asks for the next event time, advances its clock there and
-// calls process_instant(); everything that happens at one instant is handled there in the
-// documented order (see EventKind).
+// the queue, the running jobs, failures and recovery, checkpoints, the cluster state, the
+// ledger and the per-job records. The engine adapter (Simulation) asks for the next event
+// time, advances its clock there and calls process_instant(); it also reports the end of
+// storage flows (transfer_done). Everything that happens at one instant is handled in the
+// documented order (see process_instant and EventKind).
+//
+// The member functions are spread over three files by concern: RunState.cpp (instants,
+// submissions, scheduler decisions), JobPhases.cpp (a job's phases: training, checkpoints,
+// restarts, storage flows) and FailureHandling.cpp (failures, recovery, repairs, spares).
+#include "models/checkpoint/CheckpointSpec.hpp"
+#include "models/failure/FailureEvent.hpp"
 #include "models/workload/Job.hpp"
+#include "sim/engine/ActiveJob.hpp"
 #include "sim/ledger/Ledger.hpp"
+#include "sim/policies/RecoveryPolicy.hpp"
 #include "sim/scheduler/SchedulerApi.hpp"
 
+#include <deque>
 #include <functional>
 #include <limits>
 #include <queue>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace acmesim {
 
 enum class JobOutcome : std::uint8_t {
-  Pending,  // not submitted yet, or queued
-  Running,
-  Ended,    // ran to its recorded end
+  Pending,  // not submitted yet, or queued (again, after an interruption)
+  Running,  // holds an allocation: running, or recovering in place from a failure
+  Ended,    // ran to its end (or was given up after too many interruptions)
   Rejected, // asks for more GPUs than any pod has: it can never start
 };
 
 struct JobRecord {
   JobOutcome outcome = JobOutcome::Pending;
-  double start_s = -1;
+  double start_s = -1; // first start
   double end_s = -1;
   Allocation allocation; // kept after the end for the report
 };
@@ -35,21 +47,48 @@ struct RunCounters {
   std::size_t max_queue_length = 0;
   std::size_t rejected_jobs = 0;
   std::size_t cpu_only_jobs = 0;
+  std::size_t failures_applied = 0;
+  std::size_t failures_on_down_components = 0; // drawn for a component already out: no effect
+  std::size_t excess_failures_cured = 0;       // lemon failures that did not happen: node cured
+  std::size_t interruptions = 0;
+  std::size_t escalations = 0;
+  std::size_t spare_swaps = 0;
+  std::size_t jobs_given_up = 0;
+};
+
+// Failures, checkpoints and recovery of a run; all optional (none: jobs just run).
+struct FaultSetup {
+  FailureSource* failures = nullptr;          // nullptr: no failures
+  const FailureSpec* failure_spec = nullptr;  // detection delays (required with failures)
+  const RecoveryPolicy* recovery = nullptr;   // required with failures or spares
+  const CheckpointSpec* checkpoint = nullptr; // nullptr or disabled: no job checkpoints
+  TransferService* transfers = nullptr;       // required with checkpoints or failures
+  // Expected failures per second interrupting a job of n nodes in pod p (Young/Daly).
+  std::function<double(int pod, int nodes)> job_failure_rate;
 };
 
 class RunState final : public ClusterView {
 public:
-  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler);
+  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, FaultSetup faults = {});
 
   // +infinity once nothing is left to happen.
   double next_event_time() const;
+  // Handles, in this order: job timers due now (ends, phase changes, recovery steps; by job
+  // id), repairs due now, failures due now, submissions; then one scheduler call if anything
+  // the scheduler must know happened.
   void process_instant(double now);
+  // The engine reports that every flow of a transfer has ended.
+  void transfer_done(double now, TransferId id);
   bool finished() const { return next_event_time() == std::numeric_limits<double>::infinity(); }
 
   const std::vector<JobRecord>& records() const { return records_; }
   const Ledger& ledger() const { return ledger_; }
   const RunCounters& counters() const { return counters_; }
   std::size_t ended_jobs() const { return ended_; }
+  // nullptr for a job that never checkpointed nor was interrupted.
+  const JobFaultStats* fault_stats(JobId id) const;
+  // Failures in the order they took effect (written as failures.csv; replays this run).
+  const std::vector<FailureEvent>& applied_failures() const { return applied_failures_; }
 
   // ClusterView
   double now() const override { return now_; }
@@ -60,25 +99,93 @@ public:
   RunningJob running(JobId id) const override;
 
 private:
-  void finish_jobs(std::vector<SchedulerEvent>& events);
+  struct Timer {
+    double time;
+    std::uint32_t key; // job id, or node/leaf id for repairs
+    std::uint64_t seq;
+    bool operator>(const Timer& o) const
+    {
+      return std::tie(time, key, seq) > std::tie(o.time, o.key, o.seq);
+    }
+  };
+  using TimerHeap = std::priority_queue<Timer, std::vector<Timer>, std::greater<>>;
+  struct Repair {
+    Component component;
+    std::uint32_t target;
+    bool replacement;
+  };
+
+  // RunState.cpp
   void submit_jobs(std::vector<SchedulerEvent>& events);
-  void apply(const Decisions& decisions);
+  void apply(const Decisions& decisions, std::vector<SchedulerEvent>& events);
   JobShape checked_shape(const Job& j, const Allocation& allocation) const;
+  void finish_job(JobId id, std::vector<SchedulerEvent>& events);
+  bool work_remains() const { return ended_ + counters_.rejected_jobs < workload_->jobs.size(); }
+  void prune_stale_timers() const;
+
+  // JobPhases.cpp
+  void begin_job(JobId id, std::vector<SchedulerEvent>& events);
+  void arm(JobId id, ActiveJob& a, double at);
+  void enter(JobId id, ActiveJob& a, JobPhase phase, std::vector<SchedulerEvent>& events);
+  void leave_phase(JobId id, ActiveJob& a);
+  void on_timer(JobId id, std::vector<SchedulerEvent>& events);
+  void enter_training(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void checkpoint_due(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void start_transfer(JobId id, ActiveJob& a, bool upload);
+  void move_held(ActiveJob& a, const Job& j, GpuState from_phase_state, GpuState to_state);
+  JobFaultStats& stats(JobId id) { return fault_stats_[id]; }
+  double shard_bytes(const ActiveJob& a, const Job& j) const;
+
+  // FailureHandling.cpp
+  void init_spares();
+  void apply_failures(std::vector<SchedulerEvent>& events);
+  void apply_failure(const FailureEvent& e, std::vector<SchedulerEvent>& events);
+  void interrupt(JobId id, FailureCategory category, std::vector<SchedulerEvent>& events);
+  void take_out_of_service(NodeId node, std::vector<SchedulerEvent>& events);
+  void node_back(NodeId node, std::vector<SchedulerEvent>& events);
+  void apply_repairs(std::vector<SchedulerEvent>& events);
+  void detection_over(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void resubmit(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  bool swap_in_spares(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void storage_back();
+  bool component_down(Component c, std::uint32_t target) const;
 
   const Topology* topology_;
   const Workload* workload_;
   Scheduler* scheduler_;
+  FaultSetup faults_;
   ClusterState cluster_;
   Ledger ledger_;
   double now_ = 0;
   int largest_fit_ = 0; // most GPUs a job may ask for and still fit some pod when empty
   std::size_t next_arrival_ = 0;
   std::set<JobId> queue_;
-  // Min-heap of (end time, job id): ties end in job-id order.
-  std::priority_queue<std::pair<double, JobId>, std::vector<std::pair<double, JobId>>, std::greater<>> ends_;
   std::vector<JobRecord> records_;
   std::size_t ended_ = 0;
   RunCounters counters_;
+
+  // Job timers (phase ends) and repair timers, each a min-heap ordered by (time, key, seq).
+  mutable TimerHeap job_timers_;
+  std::uint64_t next_seq_ = 0;
+  std::unordered_map<JobId, ActiveJob> active_;
+  std::unordered_map<JobId, JobFaultStats> fault_stats_;
+  std::vector<std::vector<JobId>> jobs_on_node_; // GPU jobs holding GPUs on each node
+
+  // Failures and repairs.
+  TimerHeap repair_timers_;
+  std::unordered_map<std::uint64_t, Repair> repairs_; // by timer seq
+  std::vector<int> down_reasons_;          // per node: outages it is under (own, its leaf's)
+  std::vector<bool> leaf_down_;
+  bool storage_down_ = false;
+  std::vector<bool> cured_;                // lemon defect repaired by a part replacement
+  std::vector<bool> in_spare_pool_;
+  std::vector<int> spares_wanted_;         // per pod
+  std::vector<int> spares_in_pool_;        // per pod
+  std::vector<std::deque<double>> recent_failures_; // per node, for escalation
+  std::vector<FailureEvent> applied_failures_;
+  std::vector<SchedulerEvent> initial_events_; // spares held out from the start
+  std::unordered_map<TransferId, JobId> transfers_;
+  TransferId next_transfer_ = 1;
 };
 
 } // namespace acmesim

@@ -14,8 +14,14 @@
 namespace acmesim {
 
 struct RunResult {
+  RunResult();
+  ~RunResult();
+  RunResult(RunResult&&) noexcept;
+
   std::unique_ptr<Topology> topology;
   std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<RecoveryPolicy> recovery;
+  std::unique_ptr<FailureSource> failures;
   std::unique_ptr<RunState> state;
   double makespan_s = 0;
   double wall_seconds = 0; // for the terminal only: never written to result files

@@ -1,5 +1,6 @@
 #include "sim/ledger/Ledger.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,20 @@ std::string_view to_string(GpuState state)
       return "busy";
     case GpuState::Stranded:
       return "stranded";
+    case GpuState::LostWork:
+      return "lost_work";
+    case GpuState::Checkpoint:
+      return "checkpoint";
+    case GpuState::Detection:
+      return "detection";
+    case GpuState::WaitingForPerson:
+      return "waiting_for_person";
+    case GpuState::Restart:
+      return "restart";
+    case GpuState::Down:
+      return "down";
+    case GpuState::Spare:
+      return "spare";
   }
   return "?";
 }
@@ -42,6 +57,18 @@ void Ledger::move(GpuState from, GpuState to, int gpus)
                            std::string(to_string(from)) + " holding " + std::to_string(counts_[index(from)]));
   counts_[index(from)] -= gpus;
   counts_[index(to)] += gpus;
+}
+
+void Ledger::reclassify(GpuState from, GpuState to, double gpu_seconds)
+{
+  // A relative tolerance absorbs rounding of the sums that produced the amount.
+  const double have = seconds_[index(from)];
+  if (gpu_seconds < 0 || gpu_seconds > have * (1 + 1e-9) + 1e-6)
+    throw std::logic_error("ledger: cannot re-attribute " + std::to_string(gpu_seconds) + " GPU-seconds out of " +
+                           std::string(to_string(from)) + " holding " + std::to_string(have));
+  const double amount = std::min(gpu_seconds, have);
+  seconds_[index(from)] -= amount;
+  seconds_[index(to)] += amount;
 }
 
 double Ledger::total_gpu_seconds() const

@@ -10,12 +10,22 @@
 
 namespace acmesim {
 
+// Each state is a cause: "lost GPU-hours" are the hours of every state from lost_work to down.
 enum class GpuState : std::uint8_t {
-  Idle,     // up, not allocated
-  Busy,     // allocated to a running job that asked for it
-  Stranded, // allocated with a whole node to a job that asked for fewer GPUs than the node has
+  Idle,       // in service, not allocated
+  Busy,       // allocated to a running job that asked for it, doing work that is kept
+  Stranded,   // allocated with a whole node to a job that asked for fewer GPUs than the node has
+  LostWork,   // work later lost to a failure (recomputed after the restart)
+  Checkpoint, // training blocked by a checkpoint (whole write, or snapshot when asynchronous)
+  Detection,  // held by a job whose failure has not been noticed (and diagnosed) yet
+  WaitingForPerson, // held by a failed job until a person resubmits it (manual recovery)
+  Restart,    // held by a restarting job: health check, initialisation, checkpoint load
+  Down,       // on a node out of service: failed, under repair or cordoned
+  Spare,      // on a hot spare node held out of scheduling
 };
-inline constexpr std::array<GpuState, 3> ALL_GPU_STATES{GpuState::Idle, GpuState::Busy, GpuState::Stranded};
+inline constexpr std::array<GpuState, 10> ALL_GPU_STATES{
+    GpuState::Idle,      GpuState::Busy,    GpuState::Stranded, GpuState::LostWork, GpuState::Checkpoint,
+    GpuState::Detection, GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Spare};
 std::string_view to_string(GpuState state);
 
 class Ledger {
@@ -26,6 +36,9 @@ public:
   void advance_to(double now_s);
   // Moves `gpus` GPUs from one state to another at the current time (call advance_to first).
   void move(GpuState from, GpuState to, int gpus);
+  // Re-attributes GPU-seconds already accounted (work found lost after the fact); the total
+  // stays the same.
+  void reclassify(GpuState from, GpuState to, double gpu_seconds);
 
   int gpus_in(GpuState state) const { return counts_[index(state)]; }
   double gpu_seconds(GpuState state) const { return seconds_[index(state)]; }

@@ -1,6 +1,7 @@
 #include "sim/policies/EasyBackfillScheduler.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace acmesim {
@@ -29,6 +30,12 @@ void EasyBackfillScheduler::on_finished(JobId job)
   expected_end_of_.erase(it);
 }
 
+void EasyBackfillScheduler::on_cluster_changed()
+{
+  reservation_.reset();
+  unchanged_since_idle_pass_ = false;
+}
+
 EasyBackfillScheduler::Reservation& EasyBackfillScheduler::reservation_for(const ClusterView& view, JobId head_id)
 {
   if (reservation_ && reservation_->head == head_id)
@@ -42,8 +49,11 @@ EasyBackfillScheduler::Reservation& EasyBackfillScheduler::reservation_for(const
     r.at_shadow.give_back(allocation_of(running));
     r.shadow_time = end;
   }
+  // With nodes out of service the head may not fit even once every running job has ended: it
+  // then has no reservation until a node comes back (NodeUp resets this), and jobs behind it
+  // may use what is free.
   if (!r.at_shadow.fits(head.gpus))
-    throw std::logic_error("job " + head.name + " cannot fit even on an empty cluster");
+    r.shadow_time = std::numeric_limits<double>::infinity();
   reservation_.emplace(std::move(r));
   return *reservation_;
 }

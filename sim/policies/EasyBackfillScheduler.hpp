@@ -28,6 +28,7 @@ protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
   void on_started(const ClusterView& view, JobId job) override;
   void on_finished(JobId job) override;
+  void on_cluster_changed() override;
 
 private:
   // The head's reservation: when it can start and the capacity at that time minus what

@@ -27,6 +27,8 @@ struct PolicyInfo {
 
 const std::vector<PolicyInfo>& scheduler_catalogue();
 const std::vector<PolicyInfo>& placement_catalogue();
+// What happens after a failure interrupts a job (docs/failures.md).
+const std::vector<PolicyInfo>& recovery_catalogue();
 
 // nullptr if unknown.
 const PolicyInfo* find_policy(const std::vector<PolicyInfo>& catalogue, std::string_view name);

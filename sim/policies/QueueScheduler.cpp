@@ -16,16 +16,24 @@ QueueScheduler::QueueScheduler(const Topology& topology, std::unique_ptr<Placeme
 
 Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<SchedulerEvent>& events)
 {
+  bool cluster_changed = false;
   for (const auto& event : events) {
-    if (event.kind != EventKind::JobFinished)
+    if (event.kind == EventKind::NodeDown || event.kind == EventKind::NodeUp)
+      cluster_changed = true;
+    if (event.kind != EventKind::JobFinished && event.kind != EventKind::JobRequeued)
       continue;
     auto it = allocations_.find(event.job);
     if (it == allocations_.end())
       throw std::logic_error("scheduler told of the end of job " + std::to_string(event.job) + " it never started");
-    mirror_.give_back(it->second);
+    if (event.kind == EventKind::JobRequeued)
+      cluster_changed = true; // its allocation may have shrunk since: the mirror is rebuilt below
+    else
+      mirror_.give_back(it->second);
     allocations_.erase(it);
     on_finished(event.job);
   }
+  if (cluster_changed)
+    resync(view);
   Decisions decisions;
   if (view.queue().empty() || mirror_.free_gpus_total() == 0)
     return decisions;
@@ -38,6 +46,15 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
 
 void QueueScheduler::on_started(const ClusterView&, JobId) {}
 void QueueScheduler::on_finished(JobId) {}
+void QueueScheduler::on_cluster_changed() {}
+
+void QueueScheduler::resync(const ClusterView& view)
+{
+  mirror_ = view.cluster();
+  for (auto& [job, allocation] : allocations_)
+    allocation = view.running(job).allocation;
+  on_cluster_changed();
+}
 
 bool QueueScheduler::try_start(const ClusterView& view, JobId job)
 {

@@ -22,7 +22,10 @@ protected:
   virtual void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) = 0;
   // Hooks for subclasses that track running jobs.
   virtual void on_started(const ClusterView& view, JobId job);
+  // A job it started finished or was requeued after a failure.
   virtual void on_finished(JobId job);
+  // Nodes left or entered service or allocations changed: the mirror was just rebuilt.
+  virtual void on_cluster_changed();
 
   // Places `job` on the mirror and records a start decision; false if it does not fit now.
   bool try_start(const ClusterView& view, JobId job);
@@ -39,6 +42,9 @@ protected:
   void refresh_fit_bounds();
 
 private:
+  // Rebuilds the mirror and the allocations of running jobs from the view (rare: failures).
+  void resync(const ClusterView& view);
+
   ClusterState mirror_;
   std::unique_ptr<PlacementPolicy> placement_;
   std::unordered_map<JobId, Allocation> allocations_;

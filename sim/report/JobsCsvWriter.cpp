@@ -1,5 +1,7 @@
 #include "sim/report/Reports.hpp"
 
+#include "sim/report/FaultReports.hpp"
+
 #include <fmt/format.h>
 
 #include <set>
@@ -8,9 +10,13 @@ namespace acmesim {
 
 namespace {
 
-std::string_view state_column(const Job& job, const JobRecord& record)
+std::string_view state_column(const Job& job, const JobRecord& record, const JobFaultStats* stats)
 {
-  return record.outcome == JobOutcome::Rejected ? std::string_view("REJECTED") : to_string(job.final_state);
+  if (record.outcome == JobOutcome::Rejected)
+    return "REJECTED";
+  if (stats && stats->gave_up)
+    return to_string(JobState::NodeFail); // given up after too many interruptions
+  return to_string(job.final_state);
 }
 
 // Quotes a field only when it needs it (RFC 4180), so ordinary ids stay unquoted.
@@ -33,7 +39,8 @@ void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult
 {
   const auto& topology = *result.topology;
   const auto& records = result.state->records();
-  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list\n";
+  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
+         "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr\n";
   fmt::memory_buffer row;
   for (const Job& job : workload.jobs) {
     const JobRecord& r = records[job.id];
@@ -49,13 +56,24 @@ void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult
                      r.start_s - job.submit_s, r.end_s - job.submit_s);
     else
       fmt::format_to(std::back_inserter(row), ",,,,");
-    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r), leaves.size());
+    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r, result.state->fault_stats(job.id)), leaves.size());
     for (std::size_t i = 0; i < r.allocation.parts.size(); ++i) {
       if (i > 0)
         row.push_back(' ');
       const auto& name = topology.node_name(r.allocation.parts[i].node);
       row.append(name.data(), name.data() + name.size());
     }
+    const JobFaultStats* stats = result.state->fault_stats(job.id);
+    const JobFaultStats none;
+    const JobFaultStats& f = stats ? *stats : none;
+    const JobTimeSplit split = time_split(job, r, stats);
+    fmt::format_to(std::back_inserter(row), ",{},{},", f.interruptions, f.checkpoints);
+    if (split.ran)
+      fmt::format_to(std::back_inserter(row), "{:.3f}", split.useful_s);
+    fmt::format_to(std::back_inserter(row), ",{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},", f.lost_s, f.checkpoint_s,
+                   f.detection_s, f.waiting_s, f.restart_s);
+    if (split.ran)
+      fmt::format_to(std::back_inserter(row), "{:.6f}", split.ettr);
     row.push_back('\n');
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }

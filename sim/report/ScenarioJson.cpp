@@ -1,5 +1,7 @@
 #include "sim/report/Reports.hpp"
 
+#include "sim/report/FaultReports.hpp"
+
 #include <filesystem>
 
 namespace acmesim {
@@ -75,7 +77,7 @@ Json scenario_to_json(const Scenario& scenario)
   Json scheduler{{"name", scenario.scheduler.name}, {"placement", scenario.scheduler.placement}};
   for (const auto& [key, value] : scenario.scheduler.params)
     scheduler[key] = value;
-  return Json{{"name", scenario.name},
+  Json json{{"name", scenario.name},
               {"source", std::filesystem::path(scenario.source).filename().string()},
               {"seed", scenario.seed},
               {"cluster", Json{{"name", scenario.cluster.name},
@@ -84,6 +86,10 @@ Json scenario_to_json(const Scenario& scenario)
                                                 {"latency_us", scenario.cluster.storage.latency_us}}}}},
               {"workload", to_json(scenario.workload)},
               {"scheduler", scheduler}};
+  const Json faults = fault_config_json(scenario);
+  for (const auto& [key, value] : faults.items())
+    json[key] = value;
+  return json;
 }
 
 } // namespace acmesim

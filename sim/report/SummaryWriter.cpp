@@ -2,6 +2,8 @@
 
 #include "acmesim/Version.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/FaultReports.hpp"
+#include "models/failure/RecordedFailures.hpp"
 #include "sim/report/Statistics.hpp"
 
 #include <map>
@@ -96,6 +98,9 @@ Json make_summary(const Scenario& scenario, const Workload& workload, const RunR
   summary["wait_s"] = time_summaries(workload, records, true);
   summary["jct_s"] = time_summaries(workload, records, false);
   summary["gpu_hours"] = gpu_hours(ledger);
+  summary["lost_gpu_hours"] = lost_gpu_hours(ledger);
+  summary["failures"] = failure_counts(*result.state);
+  summary["training"] = training_jobs(workload, *result.state);
   summary["utilisation"] = Json{
       {"mean_gpu_busy", share(ledger.gpu_seconds(GpuState::Busy))},
       {"mean_gpu_allocated", share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))}};
@@ -114,6 +119,14 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
     AtomicFile jobs(dir / "jobs.csv");
     write_jobs_csv(jobs.stream(), workload, result);
     jobs.commit();
+  }
+  // The failures that took effect, in the recorded-list format: `failures: {recorded: ...}`
+  // replays them exactly, under this or another policy.
+  std::filesystem::remove(dir / "failures.csv");
+  if (scenario.failures.source != FailureSpec::Source::None) {
+    AtomicFile failures(dir / "failures.csv");
+    write_failure_list(failures.stream(), result.state->applied_failures(), *result.topology);
+    failures.commit();
   }
   AtomicFile summary(dir / "summary.json");
   // Paths in the scenario may not be UTF-8: replace such bytes rather than fail after the run.

@@ -9,6 +9,8 @@ CapacityProfile::CapacityProfile(const Topology& topology) : topology_(&topology
 {
   const auto n = topology.node_count();
   free_.resize(n);
+  held_.assign(n, 0);
+  in_service_.assign(n, true);
   histogram_.resize(topology.pod_count());
   for (std::size_t pod = 0; pod < topology.pod_count(); ++pod)
     histogram_[pod].assign(static_cast<std::size_t>(topology.spec().pods[pod].gpus_per_node) + 1, 0);
@@ -44,6 +46,7 @@ void CapacityProfile::take(const Allocation& allocation)
     if (part.gpus <= 0 || part.gpus > old_free)
       throw std::logic_error("allocation of " + std::to_string(part.gpus) + " GPUs on node " +
                              std::to_string(part.node) + " with " + std::to_string(old_free) + " free");
+    held_[part.node] += part.gpus;
     on_change(part.node, old_free, old_free - part.gpus);
   }
 }
@@ -52,11 +55,22 @@ void CapacityProfile::give_back(const Allocation& allocation)
 {
   for (const auto& part : allocation.parts) {
     const int old_free = free_[part.node];
-    if (part.gpus <= 0 || old_free + part.gpus > topology_->gpus_of(part.node))
+    if (part.gpus <= 0 || part.gpus > held_[part.node])
       throw std::logic_error("release of " + std::to_string(part.gpus) + " GPUs on node " + std::to_string(part.node) +
-                             " beyond its capacity");
-    on_change(part.node, old_free, old_free + part.gpus);
+                             " holding " + std::to_string(held_[part.node]));
+    held_[part.node] -= part.gpus;
+    if (in_service_[part.node])
+      on_change(part.node, old_free, old_free + part.gpus);
   }
+}
+
+void CapacityProfile::set_in_service(NodeId node, bool in_service)
+{
+  if (in_service_[node] == in_service)
+    return;
+  in_service_[node] = in_service;
+  const int old_free = free_[node];
+  on_change(node, old_free, in_service ? topology_->gpus_of(node) - held_[node] : 0);
 }
 
 void CapacityProfile::on_change(NodeId node, int old_free, int new_free)

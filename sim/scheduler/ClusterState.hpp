@@ -14,6 +14,8 @@ namespace acmesim {
 
 // Free GPUs per node plus, per pod, how many nodes have each number of free GPUs: enough to
 // decide feasibility in O(pods x gpus_per_node) and cheap to copy.
+// A node out of service (failed, under repair, cordoned or a held-back spare) has no free GPUs;
+// GPUs jobs still hold on it are given back without becoming free.
 class CapacityProfile {
 public:
   explicit CapacityProfile(const Topology& topology);
@@ -25,12 +27,17 @@ public:
   bool fits(int gpus) const; // could a job asking for `gpus` (> 0) start somewhere now?
   void take(const Allocation& allocation);
   void give_back(const Allocation& allocation);
+  bool in_service(NodeId node) const { return in_service_[node]; }
+  int held_gpus(NodeId node) const { return held_[node]; }
+  void set_in_service(NodeId node, bool in_service);
 
 protected:
   virtual void on_change(NodeId node, int old_free, int new_free);
 
   const Topology* topology_;
   std::vector<int> free_;
+  std::vector<int> held_;          // GPUs allocated to jobs, in service or not
+  std::vector<bool> in_service_;
   std::vector<std::vector<int>> histogram_; // [pod][free gpus] -> node count
   int free_total_ = 0;
 

@@ -17,13 +17,21 @@ namespace acmesim {
 
 // Kinds of events, in the order they are delivered when they happen at the same instant:
 // resources freed by finishing jobs are visible before new submissions are considered.
-// Within one kind, events are ordered by job id. (Tested in the simulation tests.)
-enum class EventKind : std::uint8_t { JobFinished = 0, JobSubmitted = 1 };
+// Within one kind, events are ordered by job id (node id for node events). (Tested in the
+// simulation tests.)
+enum class EventKind : std::uint8_t {
+  JobFinished = 0,  // the job ended and gave its GPUs back
+  NodeDown = 1,     // a node left service (failure, cordon); jobs on it were interrupted
+  NodeUp = 2,       // a node entered service (repaired, or a spare swapped into a job)
+  JobRequeued = 3,  // an interrupted job gave its GPUs back and waits in the queue again
+  JobSubmitted = 4,
+};
 
 struct SchedulerEvent {
   EventKind kind = EventKind::JobSubmitted;
   double time = 0;
-  JobId job = 0;
+  JobId job = 0;   // job events
+  NodeId node = 0; // node events
 };
 
 // Start `job` now on `allocation`.
@@ -52,8 +60,10 @@ public:
   virtual const Job& job(JobId id) const = 0;
   // GPU jobs waiting to start, in queue order (submission order).
   virtual const std::set<JobId>& queue() const = 0;
-  // A running GPU job (precondition: it is running). Schedulers that need runtime estimates
-  // derive them from Job::duration_s and their own estimate model.
+  // A GPU job holding an allocation (precondition: it holds one: it runs, or is recovering from
+  // a failure in place). Its allocation loses the nodes that failed under it and may gain a
+  // spare. Schedulers that need runtime estimates derive them from Job::duration_s and their
+  // own estimate model (failures and checkpoints make real run times longer).
   virtual RunningJob running(JobId id) const = 0;
 };
 

@@ -1,0 +1,188 @@
+#include "models/failure/FailureSpec.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace acmesim {
+
+namespace {
+
+constexpr std::array<std::string_view, ALL_COMPONENTS.size()> COMPONENT_NAMES{"node", "gpu",         "nvlink",
+                                                                              "nic",  "leaf_switch", "storage"};
+constexpr std::array<std::string_view, ALL_FAILURE_CATEGORIES.size()> CATEGORY_NAMES{
+    "nvlink_error",     "cuda_error",    "node_failure", "ecc_error", "network_error",
+    "connection_error", "storage_error", "nccl_timeout"};
+
+template <std::size_t N>
+std::string join(const std::array<std::string_view, N>& names)
+{
+  std::string out;
+  for (const auto name : names) {
+    if (!out.empty())
+      out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+constexpr double HOUR = 3600;
+
+DurationDistribution exponential_hours(double mean_h)
+{
+  DurationDistribution d;
+  d.kind = DurationDistribution::Kind::Exponential;
+  d.mean_s = mean_h * HOUR;
+  return d;
+}
+
+DurationDistribution lognormal_hours(double median_h, double sigma)
+{
+  DurationDistribution d;
+  d.kind = DurationDistribution::Kind::LogNormal;
+  d.median_s = median_h * HOUR;
+  d.sigma = sigma;
+  return d;
+}
+
+} // namespace
+
+std::string_view to_string(Component component) { return COMPONENT_NAMES[static_cast<std::size_t>(component)]; }
+
+std::optional<Component> parse_component(std::string_view name)
+{
+  for (const Component c : ALL_COMPONENTS)
+    if (to_string(c) == name)
+      return c;
+  return std::nullopt;
+}
+
+std::string component_names() { return join(COMPONENT_NAMES); }
+
+std::string_view to_string(FailureCategory category) { return CATEGORY_NAMES[static_cast<std::size_t>(category)]; }
+
+std::optional<FailureCategory> parse_failure_category(std::string_view name)
+{
+  for (const FailureCategory c : ALL_FAILURE_CATEGORIES)
+    if (to_string(c) == name)
+      return c;
+  return std::nullopt;
+}
+
+std::string failure_category_names() { return join(CATEGORY_NAMES); }
+
+// --- DurationDistribution --------------------------------------------------------------------
+
+double DurationDistribution::mean() const
+{
+  switch (kind) {
+  case Kind::Exponential:
+    return mean_s;
+  case Kind::Weibull:
+    return scale_s * std::tgamma(1 + 1 / shape);
+  case Kind::LogNormal:
+    return median_s * std::exp(sigma * sigma / 2);
+  case Kind::Fixed:
+    return value_s;
+  }
+  return 0;
+}
+
+double DurationDistribution::sample(RandomEngine& rng) const
+{
+  switch (kind) {
+  case Kind::Exponential:
+    return exponential(rng, mean_s);
+  case Kind::Weibull: {
+    // Inversion of the CDF 1 - exp(-(t/scale)^shape); 1 - u is in (0, 1], so the log is finite.
+    const double u = uniform01(rng);
+    return scale_s * std::pow(-std::log(1 - u), 1 / shape);
+  }
+  case Kind::LogNormal: {
+    // Box-Muller with both uniforms drawn every time (no cached second variate), so each
+    // sample consumes exactly two numbers and a stream's later draws never depend on parity.
+    const double u1 = uniform01(rng);
+    const double u2 = uniform01(rng);
+    const double z = std::sqrt(-2 * std::log(1 - u1)) * std::cos(2 * std::numbers::pi * u2);
+    return median_s * std::exp(sigma * z);
+  }
+  case Kind::Fixed:
+    return value_s;
+  }
+  return 0;
+}
+
+// --- defaults ---------------------------------------------------------------------------------
+
+// Sources: ../shared/reference/models.md §1.5 and acme-facts.md §5; the derivation is repeated
+// in docs/failures.md. Values marked (U) are assumptions.
+FailureSpec acme_failure_defaults()
+{
+  FailureSpec spec;
+  spec.source = FailureSpec::Source::Model;
+
+  // Node-level hardware failures: 6.5 per 1000 node-days (Meta RSC-1, A100; Kokolis et al.
+  // HPCA'25), a Poisson process per node: node MTBF = 1000 / 6.5 days = 3,692 h.
+  constexpr double node_mtbf_h = 1000.0 / 6.5 * 24;
+  // Split over the node-level components in proportion to Acme's infrastructure failure shares
+  // (NSDI'24 Table 3, shares of failed-job GPU time, read as shares of failures (U)):
+  // NVLink 30.25; GPU = CUDA 15.77 + ECC 11.00; node 14.30; NIC = network 5 + connection 3 +
+  // NCCL timeout 1. S3 storage errors (~2) belong to the storage service, modelled separately.
+  constexpr double nvlink = 30.25, cuda = 15.77, ecc = 11.00, node = 14.30, network = 5, connection = 3, nccl = 1;
+  constexpr double gpu = cuda + ecc, nic = network + connection + nccl;
+  constexpr double node_level = nvlink + gpu + node + nic; // 80.32
+  // The GPU share is carried by each of 8 GPUs (Acme's nodes are 8x A100); on nodes with
+  // another GPU count the node's total rate scales with it.
+  constexpr double gpus_per_node = 8;
+
+  // Repair: 70% reboot (lognormal, median 1 h) and 30% part replacement (lognormal, median
+  // 48 h); sigma 1 for both (U; models.md §1.5 item 7, bounded by Schroeder & Gibson's
+  // "<1 h to >1 day").
+  auto component = [&](double mean_tbf_h, std::vector<std::pair<FailureCategory, double>> categories) {
+    ComponentFailureSpec c;
+    c.enabled = true;
+    c.time_between_failures = exponential_hours(mean_tbf_h);
+    c.categories = std::move(categories);
+    c.reboot_share = 0.7;
+    c.reboot_time = lognormal_hours(1, 1);
+    c.replacement_time = lognormal_hours(48, 1);
+    return c;
+  };
+  using FC = FailureCategory;
+  auto& cs = spec.components;
+  cs[static_cast<std::size_t>(Component::Node)] =
+      component(node_mtbf_h * node_level / node, {{FC::NodeFailure, 1.0}}); // 20,739 h
+  cs[static_cast<std::size_t>(Component::Gpu)] = // 88,626 h per GPU
+      component(node_mtbf_h * node_level / gpu * gpus_per_node,
+                {{FC::CudaError, cuda / gpu}, {FC::EccError, ecc / gpu}});
+  cs[static_cast<std::size_t>(Component::NvLink)] =
+      component(node_mtbf_h * node_level / nvlink, {{FC::NvlinkError, 1.0}}); // 9,804 h
+  cs[static_cast<std::size_t>(Component::Nic)] = // 32,952 h
+      component(node_mtbf_h * node_level / nic, {{FC::NetworkError, network / nic},
+                                                 {FC::ConnectionError, connection / nic},
+                                                 {FC::NcclTimeout, nccl / nic}});
+
+  // Leaf (ToR) switches: 0.051% crash per switch-month (Alibaba HPN, SIGCOMM'24 §2.3), a
+  // month being 730.5 h: MTBF = 730.5 / 0.00051 = 1.43 million hours. Reported as network errors.
+  cs[static_cast<std::size_t>(Component::LeafSwitch)] = component(730.5 / 0.00051, {{FC::NetworkError, 1.0}});
+
+  // Storage service: no published rate for Acme's storage (U): MTBF 2,000 h, restored by a
+  // restart (lognormal, median 1 h, sigma 1).
+  ComponentFailureSpec storage = component(2000, {{FC::StorageError, 1.0}});
+  storage.reboot_share = 1;
+  cs[static_cast<std::size_t>(Component::Storage)] = storage;
+
+  // Lemons are off by default; when enabled, 10x (models.md §1.5 item 3, U).
+  spec.lemon_nodes = 0;
+  spec.lemon_multiplier = 10;
+  // 3% (RSC-1) to 5% (RSC-2) of hardware failures co-occur (Kokolis): 4% take a neighbour.
+  spec.neighbour_probability = 0.04;
+
+  // Detection (models.md §1.5 item 5): explicit errors (XID, process exit, connection reset)
+  // within about a minute; a hang only when the NCCL collective times out (PyTorch default
+  // 10 min, kProcessGroupNCCLDefaultTimeout).
+  spec.detection_s.fill(60);
+  spec.detection_s[static_cast<std::size_t>(FC::NcclTimeout)] = 600;
+  return spec;
+}
+
+} // namespace acmesim

@@ -1,0 +1,107 @@
+#pragma once
+// Typed description of how the cluster fails: which components fail, how often (time between
+// failures per component instance), what a failure is reported as (category mix), how long it
+// takes to notice (per category) and to repair (reboot versus part replacement).
+// Defaults and their sources: docs/failures.md and ../shared/reference/models.md §1.
+// Plain C++: the failure model draws from it, the simulation applies the draws.
+#include "models/common/Random.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace acmesim {
+
+// What fails. GPU, NVLink and NIC failures take their node out of service (the node is the
+// unit that is drained and repaired); a leaf switch takes every node under it; storage takes
+// the storage service (checkpoint writes and loads).
+enum class Component : std::uint8_t { Node, Gpu, NvLink, Nic, LeafSwitch, Storage };
+inline constexpr std::array<Component, 6> ALL_COMPONENTS{Component::Node,   Component::Gpu,        Component::NvLink,
+                                                         Component::Nic,    Component::LeafSwitch, Component::Storage};
+// Config and CSV names: node, gpu, nvlink, nic, leaf_switch, storage.
+std::string_view to_string(Component component);
+std::optional<Component> parse_component(std::string_view name);
+std::string component_names();
+
+// What a failure is reported as: Acme's infrastructure failure classes (NSDI'24, Table 3).
+enum class FailureCategory : std::uint8_t {
+  NvlinkError,
+  CudaError,
+  NodeFailure,
+  EccError,
+  NetworkError,
+  ConnectionError,
+  StorageError,
+  NcclTimeout,
+};
+inline constexpr std::array<FailureCategory, 8> ALL_FAILURE_CATEGORIES{
+    FailureCategory::NvlinkError,  FailureCategory::CudaError,       FailureCategory::NodeFailure,
+    FailureCategory::EccError,     FailureCategory::NetworkError,    FailureCategory::ConnectionError,
+    FailureCategory::StorageError, FailureCategory::NcclTimeout};
+// Config and CSV names: nvlink_error, cuda_error, node_failure, ecc_error, network_error,
+// connection_error, storage_error, nccl_timeout.
+std::string_view to_string(FailureCategory category);
+std::optional<FailureCategory> parse_failure_category(std::string_view name);
+std::string failure_category_names();
+
+// A positive duration distribution, in seconds.
+struct DurationDistribution {
+  enum class Kind : std::uint8_t { Exponential, Weibull, LogNormal, Fixed };
+  Kind kind = Kind::Exponential;
+  double mean_s = 3600;  // Exponential
+  double shape = 1;      // Weibull k (< 1: infant mortality, > 1: wear-out)
+  double scale_s = 3600; // Weibull lambda
+  double median_s = 3600; // LogNormal: exp(mu)
+  double sigma = 1;       // LogNormal sigma of log
+  double value_s = 3600;  // Fixed
+
+  double mean() const;
+  double sample(RandomEngine& rng) const; // portable: built on uniform01
+};
+
+struct ComponentFailureSpec {
+  bool enabled = false;
+  // Time between failures of ONE instance of the component (one node, one GPU, one leaf switch).
+  DurationDistribution time_between_failures;
+  // Category reported for a failure of this component, with weights that sum to 1.
+  std::vector<std::pair<FailureCategory, double>> categories;
+  // Probability that the repair is a reboot; otherwise a part is replaced (which also cures a
+  // lemon node: its excess failures stop).
+  double reboot_share = 1;
+  DurationDistribution reboot_time;
+  DurationDistribution replacement_time;
+};
+
+struct FailureSpec {
+  enum class Source : std::uint8_t { None, Model, Recorded };
+  Source source = Source::None;
+
+  // Model: indexed by Component.
+  std::array<ComponentFailureSpec, ALL_COMPONENTS.size()> components{};
+  // Lemon nodes: `lemon_nodes` nodes chosen by the seed (stream "failures.lemons"), plus the
+  // nodes named in `node_rate_multipliers`, fail `lemon_multiplier` times as often (node-level
+  // components: node, gpu, nvlink, nic).
+  int lemon_nodes = 0;
+  double lemon_multiplier = 1;
+  std::vector<std::pair<std::string, double>> node_rate_multipliers; // node name -> multiplier
+  // Probability that a node-level failure also takes down a neighbouring node (the next node
+  // on the same leaf switch, wrapping around), e.g. a shared power supply or cooling fault.
+  double neighbour_probability = 0;
+
+  // Seconds from the failure until it is noticed, per category (indexed by FailureCategory):
+  // an explicit crash is seen within about a minute, a hang only when the collective times out.
+  std::array<double, ALL_FAILURE_CATEGORIES.size()> detection_s{};
+
+  // Recorded: a failure list (docs/failures.md) replaces the model.
+  std::string recorded_path;
+};
+
+// Defaults (sourced in docs/failures.md): the model, components and detection delays that
+// `failures: {model: acme}` starts from.
+FailureSpec acme_failure_defaults();
+
+} // namespace acmesim

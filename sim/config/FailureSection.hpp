@@ -1,0 +1,21 @@
+#pragma once
+// The `failures:` section of a scenario (docs/failures.md): the failure model, its per-component
+// parameters, lemon nodes, correlation, detection delays, or a recorded failure list.
+#include "models/cluster/Topology.hpp"
+#include "models/failure/FailureSpec.hpp"
+#include "sim/config/CheckedReader.hpp"
+
+#include <string>
+
+namespace acmesim {
+
+// Reads the section; relative `recorded` paths resolve against `base_dir`. Every problem is
+// reported through `checker`.
+FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
+
+// Checks what needs the built cluster: node names in node_rate_multipliers exist, lemon_nodes
+// does not exceed the node count. `source` names the scenario in diagnostics.
+void check_failures_against_topology(const FailureSpec& spec, const Topology& topology, const std::string& source,
+                                     DiagnosticList& diags);
+
+} // namespace acmesim

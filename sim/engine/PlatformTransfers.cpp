@@ -1,0 +1,133 @@
+#include "sim/engine/PlatformTransfers.hpp"
+
+#include <simgrid/s4u/Activity.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace acmesim {
+
+namespace sg4 = simgrid::s4u;
+
+struct PlatformTransfers::Impl {
+  const Topology* topology;
+  const Platform* platform;
+  std::function<void(TransferId)> done;
+  // Flows still running per transfer, and which transfer each flow belongs to. Comms are kept
+  // referenced until they end: SimGrid frees an unreferenced started comm under our feet.
+  std::map<TransferId, std::vector<sg4::CommPtr>> flows;
+  std::unordered_map<const sg4::Activity*, TransferId> owner;
+
+  void on_completion(const sg4::Activity& activity)
+  {
+    // The completion signal is global; cancelled or failed comms were forgotten before.
+    const auto it = owner.find(&activity);
+    if (it == owner.end() || activity.get_state() != sg4::Activity::State::FINISHED)
+      return;
+    const TransferId id = it->second;
+    owner.erase(it);
+    auto& running = flows.at(id);
+    std::erase_if(running, [&](const sg4::CommPtr& c) { return c.get() == &activity; });
+    if (!running.empty())
+      return;
+    flows.erase(id);
+    done(id);
+  }
+
+  // The cables of a switch or node vertex, by the names the platform builder gave them.
+  std::vector<sg4::Link*> cables_of(TopologyGraph::vertex_descriptor v) const
+  {
+    std::vector<sg4::Link*> links;
+    const auto& graph = topology->graph();
+    for (auto [it, end] = boost::out_edges(v, graph); it != end; ++it) {
+      const auto other = boost::target(*it, graph);
+      if (graph[other].kind == VertexKind::Storage)
+        continue;
+      if (sg4::Link* link = sg4::Link::by_name_or_null(graph[*it].name))
+        links.push_back(link);
+    }
+    return links;
+  }
+};
+
+PlatformTransfers::PlatformTransfers(const Topology& topology, const Platform& platform,
+                                     std::function<void(TransferId)> done)
+    : impl_(std::make_unique<Impl>())
+{
+  impl_->topology = &topology;
+  impl_->platform = &platform;
+  impl_->done = std::move(done);
+  Impl* impl = impl_.get();
+  // SimGrid 3.32 has no per-activity callback; the global one stays connected for the process,
+  // which runs one simulation only (design.md principle 10).
+  sg4::Activity::on_completion_cb([impl](const sg4::Activity& a) { impl->on_completion(a); });
+}
+
+PlatformTransfers::~PlatformTransfers() = default;
+
+void PlatformTransfers::start(TransferId id, const Allocation& allocation, double bytes_per_node,
+                              TransferDirection direction)
+{
+  auto& running = impl_->flows[id];
+  for (const auto& part : allocation.parts) {
+    sg4::Host* node = impl_->platform->node_hosts.at(part.node);
+    sg4::Host* storage = impl_->platform->storage_host;
+    const bool up = direction == TransferDirection::ToStorage;
+    sg4::CommPtr comm = sg4::Comm::sendto_init(up ? node : storage, up ? storage : node);
+    comm->set_payload_size(static_cast<std::uint64_t>(bytes_per_node));
+    impl_->owner.emplace(comm.get(), id);
+    running.push_back(comm);
+    comm->start();
+  }
+  if (running.empty())
+    throw std::logic_error("a transfer over no node");
+}
+
+void PlatformTransfers::cancel(TransferId id)
+{
+  const auto it = impl_->flows.find(id);
+  if (it == impl_->flows.end())
+    return;
+  const auto comms = std::move(it->second);
+  impl_->flows.erase(it);
+  for (const auto& comm : comms) {
+    impl_->owner.erase(comm.get());
+    comm->cancel();
+  }
+}
+
+void PlatformTransfers::set_component_up(Component component, std::uint32_t target, bool up)
+{
+  const auto toggle = [up](auto* resource) {
+    if (up)
+      resource->turn_on();
+    else
+      resource->turn_off();
+  };
+  const Topology& topology = *impl_->topology;
+  switch (component) {
+    case Component::Node:
+    case Component::Gpu:
+    case Component::NvLink:
+      toggle(impl_->platform->node_hosts.at(target));
+      return;
+    case Component::Nic:
+      for (sg4::Link* link : impl_->cables_of(topology.node_vertex(target)))
+        toggle(link);
+      return;
+    case Component::LeafSwitch:
+      for (sg4::Link* link : impl_->cables_of(topology.leaf_vertex(target)))
+        toggle(link);
+      return;
+    case Component::Storage:
+      toggle(impl_->platform->storage_service_link);
+      return;
+  }
+}
+
+} // namespace acmesim
