@@ -2,9 +2,11 @@
 
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -22,6 +24,17 @@ struct PlatformTransfers::Impl {
   // referenced until they end: SimGrid frees an unreferenced started comm under our feet.
   std::map<TransferId, std::vector<sg4::CommPtr>> flows;
   std::unordered_map<const sg4::Activity*, TransferId> owner;
+  // Comms that ended or were cancelled, with the date: SimGrid still touches an activity after
+  // its completion signal and while handling a cancellation, so a comm is released only once
+  // the clock has moved past that date.
+  std::vector<std::pair<double, sg4::CommPtr>> retired;
+
+  void retire(sg4::CommPtr comm)
+  {
+    const double now = sg4::Engine::get_clock();
+    std::erase_if(retired, [now](const auto& r) { return r.first < now; });
+    retired.emplace_back(now, std::move(comm));
+  }
 
   void on_completion(const sg4::Activity& activity)
   {
@@ -32,7 +45,9 @@ struct PlatformTransfers::Impl {
     const TransferId id = it->second;
     owner.erase(it);
     auto& running = flows.at(id);
-    std::erase_if(running, [&](const sg4::CommPtr& c) { return c.get() == &activity; });
+    const auto ended = std::find_if(running.begin(), running.end(), [&](const sg4::CommPtr& c) { return c.get() == &activity; });
+    retire(*ended);
+    running.erase(ended);
     if (!running.empty())
       return;
     flows.erase(id);
@@ -98,6 +113,7 @@ void PlatformTransfers::cancel(TransferId id)
   for (const auto& comm : comms) {
     impl_->owner.erase(comm.get());
     comm->cancel();
+    impl_->retire(comm);
   }
 }
 

@@ -1,0 +1,275 @@
+// Failures, checkpoints and recovery through the SimGrid engine, on clusters small enough to
+// work out by hand. One TEST_CASE per process (one engine per process): no SECTIONs here.
+//
+// Storage flows run under SimGrid's default network model (LV08): one flow alone on a link gets
+// 0.97 of its bandwidth, shared with the 5% of reverse traffic it causes (cross-traffic), so
+// rate = bandwidth * 0.97 / 1.05. Latencies are set to 0 so that times are size / rate.
+#include "tests/support/SimRun.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+namespace {
+
+constexpr double LV08_EFFICIENCY = 0.97 / 1.05;
+constexpr double NIC_BPS = 25e9; // 200 Gb/s
+
+// `nodes` nodes of 8 GPUs on one leaf, each with its own storage NIC; no latencies.
+ClusterSpec storage_cluster(int nodes, double storage_GBps = 588)
+{
+  ClusterSpec spec = tiny_cluster(nodes, nodes);
+  spec.pods[0].storage_nics = 1;
+  spec.pods[0].fabric.link_latency_us = 0;
+  spec.storage.latency_us = 0;
+  spec.storage.bandwidth_GBps = storage_GBps;
+  return spec;
+}
+
+FailureEvent failure(double t, Component c, std::uint32_t target, FailureCategory category, double repair_s)
+{
+  FailureEvent e;
+  e.time_s = t;
+  e.component = c;
+  e.target = target;
+  e.category = category;
+  e.repair_s = repair_s;
+  return e;
+}
+
+// Recorded failures, 60 s to detect anything, and a recovery policy with round numbers.
+Scenario with_failures(Scenario s, const std::string& recovery, std::vector<FailureEvent> failures)
+{
+  s.failures.source = FailureSpec::Source::Recorded;
+  s.failures.detection_s.fill(60);
+  s.recorded_failures = std::move(failures);
+  s.recovery.name = recovery;
+  s.recovery.params["person_delay_s"] = 600;
+  s.recovery.params["night_start_hour"] = 0; // no night: a person is always there
+  s.recovery.params["night_end_hour"] = 0;
+  s.recovery.params["health_check_s"] = 60;
+  s.recovery.params["diagnosis_s"] = 120;
+  s.recovery.params["spare_nodes"] = 1;
+  return s;
+}
+
+// Pretraining jobs of up to 16 GPUs train a 10B model: 140 GB checkpoints every 1000 s of training.
+Scenario with_checkpoints(Scenario s, CheckpointMode mode)
+{
+  s.checkpoint.enabled = true;
+  s.checkpoint.model_sizes = {{16, 10}};
+  s.checkpoint.mode = mode;
+  s.checkpoint.interval_policy = IntervalPolicy::Fixed;
+  s.checkpoint.interval_s = 1000;
+  s.checkpoint.init_s = 100;
+  return s;
+}
+
+void check_ledger_total(const RunResult& r)
+{
+  const Ledger& ledger = r.state->ledger();
+  CHECK(ledger.total_gpu_seconds() == Approx(r.topology->total_gpus() * r.makespan_s));
+}
+
+const JobFaultStats& stats_of(const RunResult& r, JobId id)
+{
+  const JobFaultStats* s = r.state->fault_stats(id);
+  REQUIRE(s != nullptr);
+  return *s;
+}
+
+} // namespace
+
+TEST_CASE("a checkpointing job without failures loses nothing and pays only its checkpoints")
+{
+  Scenario s = with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync);
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 2500, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+
+  // Two checkpoints (at 1000 and 2000 s of training), each 70 GB per node through its own NIC.
+  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+  const Ledger& ledger = r.state->ledger();
+  CHECK(r.makespan_s == Approx(2500 + 2 * write));
+  CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(16 * 2500));
+  CHECK(ledger.gpu_seconds(GpuState::Checkpoint) == Approx(16 * 2 * write));
+  for (GpuState lost : {GpuState::LostWork, GpuState::Detection, GpuState::WaitingForPerson, GpuState::Restart,
+                        GpuState::Down})
+    CHECK(ledger.gpu_seconds(lost) == 0);
+  const JobFaultStats& f = stats_of(r, 0);
+  CHECK(f.checkpoints == 2);
+  CHECK(f.interruptions == 0);
+  CHECK(f.lost_s == 0);
+  check_ledger_total(r);
+}
+
+TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second worked out by hand")
+{
+  // j0 takes both nodes at 0 for 10000 s. tiny-n1 crashes at 3000 (repaired at 3100): 3000 s of
+  // work on 16 GPUs are lost; the 8 GPUs j0 keeps on tiny-n0 wait 60 s for detection and 600 s
+  // for a person; j0 is resubmitted at 3660, starts at once (no health check under manual... set
+  // to 60 here) and trains 10000 s.
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
+                             {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+
+  const double restart_at = 3000 + 60 + 600;
+  CHECK(r.state->records()[0].end_s == Approx(restart_at + 60 + 10000));
+  const Ledger& ledger = r.state->ledger();
+  CHECK(ledger.gpu_seconds(GpuState::LostWork) == Approx(16 * 3000));
+  CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(16 * 10000));
+  CHECK(ledger.gpu_seconds(GpuState::Detection) == Approx(8 * 60));
+  CHECK(ledger.gpu_seconds(GpuState::WaitingForPerson) == Approx(8 * 600));
+  CHECK(ledger.gpu_seconds(GpuState::Restart) == Approx(16 * 60));
+  CHECK(ledger.gpu_seconds(GpuState::Down) == Approx(8 * 100));
+  CHECK(ledger.gpu_seconds(GpuState::Idle) == Approx(8 * (restart_at - 3100)));
+  const JobFaultStats& f = stats_of(r, 0);
+  CHECK(f.interruptions == 1);
+  CHECK(f.lost_s == Approx(3000));
+  CHECK(f.detection_s == Approx(60));
+  CHECK(f.waiting_s == Approx(600));
+  CHECK(f.restart_s == Approx(60));
+  check_ledger_total(r);
+}
+
+TEST_CASE("auto recovery with synchronous checkpoints: lost work is what was trained since the last checkpoint")
+{
+  // Checkpoints end at 1000 + w and 2000 + 2w (w: one write). tiny-n1 crashes at 2500: the job
+  // trained 500 - 2w s since the checkpoint of progress 2000. Detection 60 s + diagnosis 120 s,
+  // requeue at 2680 (tiny-n1 is back at 2600), health check 60 + initialisation 100, load w,
+  // then 8000 s of training with checkpoints at 3000 ... 9000 (7 of them).
+  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                             "auto", {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 100)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+
+  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+  const Ledger& ledger = r.state->ledger();
+  CHECK(r.state->records()[0].end_s == Approx(2680 + 160 + write + 8000 + 7 * write));
+  CHECK(ledger.gpu_seconds(GpuState::LostWork) == Approx(16 * (500 - 2 * write)));
+  CHECK(ledger.gpu_seconds(GpuState::Checkpoint) == Approx(16 * 9 * write));
+  CHECK(ledger.gpu_seconds(GpuState::Detection) == Approx(8 * 180));
+  CHECK(ledger.gpu_seconds(GpuState::Restart) == Approx(16 * (160 + write)));
+  CHECK(ledger.gpu_seconds(GpuState::WaitingForPerson) == 0);
+  CHECK(ledger.gpu_seconds(GpuState::Down) == Approx(8 * 100));
+  const JobFaultStats& f = stats_of(r, 0);
+  CHECK(f.checkpoints == 9);
+  CHECK(f.lost_s == Approx(500 - 2 * write));
+  check_ledger_total(r);
+}
+
+TEST_CASE("checkpoint write time is size over bandwidth: twice the NICs halve it, shared storage doubles it")
+{
+  // Storage at 10 GB/s is the bottleneck of a one-node writer (its NIC gives 25 GB/s).
+  //   j0 (8 GPUs, one node) writes 140 GB alone at t = 1000.
+  //   j1 (16 GPUs, two nodes) writes 70 GB per node through two NICs, alone, at 21000:
+  //      storage still limits: same total rate, so the same time as j0... unless storage is
+  //      not the bottleneck, see below.
+  //   j2 and j3 (8 GPUs each) write 140 GB each at the same time (41000): half the rate each.
+  Scenario s = with_checkpoints(hand_built_scenario(storage_cluster(2, 10), "fifo"), CheckpointMode::Sync);
+  const Workload w = hand_built_workload({make_job(0, 0, 8, 1500, JobType::Pretrain),
+                                          make_job(1, 40000, 8, 1500, JobType::Pretrain),
+                                          make_job(2, 40000, 8, 1500, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const double alone = 140e9 / (10e9 * LV08_EFFICIENCY);
+  CHECK(stats_of(r, 0).checkpoint_s == Approx(alone));
+  CHECK(stats_of(r, 1).checkpoint_s == Approx(2 * alone));
+  CHECK(stats_of(r, 2).checkpoint_s == Approx(2 * alone));
+  check_ledger_total(r);
+}
+
+TEST_CASE("with fast storage, a job on two nodes writes its checkpoint in half the time of a one-node job")
+{
+  // NICs are the bottleneck (storage 588 GB/s): one node writes 140 GB through one NIC, two
+  // nodes write 70 GB each through two NICs.
+  Scenario s = with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync);
+  const Workload w = hand_built_workload(
+      {make_job(0, 0, 8, 1500, JobType::Pretrain), make_job(1, 10000, 16, 1500, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const double one_nic = 140e9 / (NIC_BPS * LV08_EFFICIENCY);
+  CHECK(stats_of(r, 0).checkpoint_s == Approx(one_nic));
+  CHECK(stats_of(r, 1).checkpoint_s == Approx(one_nic / 2));
+  check_ledger_total(r);
+}
+
+TEST_CASE("asynchronous checkpoints block only for the snapshot and commit when the upload ends")
+{
+  // Snapshot: 70 GB per node at 25 GB/s = 2.8 s. The upload (w) overlaps training. A crash at
+  // 2500 loses the work since the snapshot at progress 2000.
+  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Async),
+                             "auto", {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 100)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const double snapshot = 70e9 / 25e9;
+  const JobFaultStats& f = stats_of(r, 0);
+  CHECK(f.lost_s == Approx(500 - 2 * snapshot));
+  CHECK(f.checkpoints == 9);
+  CHECK(r.state->ledger().gpu_seconds(GpuState::Checkpoint) == Approx(16 * 9 * snapshot));
+  check_ledger_total(r);
+}
+
+TEST_CASE("auto+spares swaps a hot spare into the interrupted job, which restarts in place")
+{
+  // tiny-n2 is the pod's spare. tiny-n1 crashes at 2500 for 1000 s; after detection and
+  // diagnosis (2680) j0 takes tiny-n2 and restarts without queueing; tiny-n1, repaired at 3500,
+  // becomes the new spare.
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(3, 3), "fifo"), "auto+spares",
+                             {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 1000)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const JobRecord& j0 = r.state->records()[0];
+  REQUIRE(j0.allocation.parts.size() == 2);
+  CHECK(j0.allocation.parts[0].node == 0);
+  CHECK(j0.allocation.parts[1].node == 2);
+  CHECK(j0.end_s == Approx(2680 + 60 + 10000));
+  CHECK(r.state->counters().spare_swaps == 1);
+  const Ledger& ledger = r.state->ledger();
+  CHECK(ledger.gpu_seconds(GpuState::Spare) == Approx(8 * 2680 + 8 * (j0.end_s - 3500)));
+  CHECK(ledger.gpu_seconds(GpuState::Down) == Approx(8 * 1000));
+  check_ledger_total(r);
+}
+
+TEST_CASE("auto recovery escalates a recurring failure on one node to a part replacement")
+{
+  // tiny-n1 is idle and reports CUDA errors at 100 and 200 (10 s repairs). Diagnosis cordons it
+  // each time; the second failure within the window is escalated to a 48 h replacement, so it
+  // stays down until the run ends at 1000 (j0 on tiny-n0).
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "auto",
+                             {failure(100, Component::Gpu, 1, FailureCategory::CudaError, 10),
+                              failure(200, Component::Gpu, 1, FailureCategory::CudaError, 10)});
+  const Workload w = hand_built_workload({make_job(0, 0, 8, 1000)});
+  const RunResult r = run_simulation(s, w);
+  CHECK(r.state->counters().escalations == 1);
+  CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == Approx(8 * (10 + 800)));
+  check_ledger_total(r);
+}
+
+TEST_CASE("manual recovery leaves a node that still answers in the pool")
+{
+  // The same CUDA errors under manual recovery: nobody diagnoses tiny-n1, it never goes down.
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
+                             {failure(100, Component::Gpu, 1, FailureCategory::CudaError, 10),
+                              failure(200, Component::Gpu, 1, FailureCategory::CudaError, 10)});
+  const Workload w = hand_built_workload({make_job(0, 0, 8, 1000)});
+  const RunResult r = run_simulation(s, w);
+  CHECK(r.state->counters().failures_applied == 2);
+  CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == 0);
+  check_ledger_total(r);
+}
+
+TEST_CASE("a storage failure interrupts a job writing its checkpoint")
+{
+  // The first checkpoint starts at 1000 and takes w; storage fails halfway through it: the job
+  // loses the 1000 s it trained (nothing committed yet).
+  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                             "auto", {failure(1000 + write / 2, Component::Storage, 0, FailureCategory::StorageError, 50)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 5000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const JobFaultStats& f = stats_of(r, 0);
+  CHECK(f.interruptions == 1);
+  CHECK(f.lost_s == Approx(1000));
+  CHECK(r.state->counters().failures_applied == 1);
+  check_ledger_total(r);
+}
