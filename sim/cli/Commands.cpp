@@ -173,6 +173,7 @@ int cmd_list()
     std::cout << fmt::format("  {:<16} {}\n", name, cluster_preset_summary(name));
   list_policies("schedulers (scheduler.name)", scheduler_catalogue());
   list_policies("placement policies (scheduler.placement)", placement_catalogue());
+  list_policies("recovery policies (recovery.name)", recovery_catalogue());
   return EXIT_OK;
 }
 

@@ -402,6 +402,12 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     }
     // Failure targets name nodes and leaf switches: they are checked against the built cluster.
     if (topology) {
+      if (const auto spares = scenario.recovery.params.find("spare_nodes"); spares != scenario.recovery.params.end())
+        for (const auto& pod : scenario.cluster.pods)
+          if (spares->second >= pod.nodes)
+            diags.add(Diagnostic{source, "recovery.spare_nodes", format_number(spares->second),
+                                 "spare nodes per pod must leave nodes to schedule: pod '" + pod.name + "' has " +
+                                     std::to_string(pod.nodes)});
       check_failures_against_topology(scenario.failures, *topology, source, diags);
       if (diags.empty() && scenario.failures.source == FailureSpec::Source::Recorded) {
         try {

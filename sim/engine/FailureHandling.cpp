@@ -140,13 +140,7 @@ void RunState::interrupt(JobId id, FailureCategory category, std::vector<Schedul
   s.lost_s += lost;
   ++s.interruptions;
   ++counters_.interruptions;
-  for (auto* transfer : {&a.transfer, &a.upload})
-    if (*transfer) {
-      faults_.transfers->cancel(**transfer);
-      transfers_.erase(**transfer);
-      transfer->reset();
-    }
-  a.waits_for_storage = false;
+  drop_transfers(a);
   a.progress_s = a.committed_s;
   a.next_checkpoint_s = a.committed_s + a.interval_s;
   a.detected = false;

@@ -224,6 +224,17 @@ void RunState::start_transfer(JobId id, ActiveJob& a, bool upload)
   faults_.transfers->start(tid, records_[id].allocation, shard_bytes(a, j), direction);
 }
 
+void RunState::drop_transfers(ActiveJob& a)
+{
+  for (auto* transfer : {&a.transfer, &a.upload})
+    if (*transfer) {
+      faults_.transfers->cancel(**transfer);
+      transfers_.erase(**transfer);
+      transfer->reset();
+    }
+  a.waits_for_storage = false;
+}
+
 void RunState::transfer_done(double now, TransferId tid)
 {
   if (now < now_)

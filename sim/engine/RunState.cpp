@@ -115,10 +115,7 @@ void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
   }
   leave_phase(id, it->second);
   move_held(it->second, j, ledger_state(it->second.phase), GpuState::Idle);
-  if (it->second.transfer)
-    faults_.transfers->cancel(*it->second.transfer);
-  if (it->second.upload)
-    faults_.transfers->cancel(*it->second.upload);
+  drop_transfers(it->second); // an upload may still run when training ends
   active_.erase(it);
   for (const auto& part : record.allocation.parts) {
     auto& on_node = jobs_on_node_[part.node];

@@ -132,6 +132,7 @@ private:
   void enter_training(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
   void checkpoint_due(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
   void start_transfer(JobId id, ActiveJob& a, bool upload);
+  void drop_transfers(ActiveJob& a); // cancels what the job has in flight or waiting
   void move_held(ActiveJob& a, const Job& j, GpuState from_phase_state, GpuState to_state);
   JobFaultStats& stats(JobId id) { return fault_stats_[id]; }
   double shard_bytes(const ActiveJob& a, const Job& j) const;
