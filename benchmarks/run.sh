@@ -19,10 +19,16 @@ run() {
   taskset -c 0 /usr/bin/time -f "whole process: %e s wall, peak RSS %M KB" \
     "$build/acmesim" run benchmarks/acme-6months.yaml --out "$out/run" "$@" \
     2>&1 >"$out/stdout" | sed -e 's/^\[[^]]*\] \[acmesim\] info: //'
-  grep -E '^(jobs|makespan|wait|utilisation)' "$out/stdout"
+  grep -E '^(jobs|makespan|wait|utilisation|failures|lost)' "$out/stdout"
 }
 run "easy-backfill" --set scheduler.name=easy-backfill
 run "fifo" --set scheduler.name=fifo
+# Failures (default model), checkpoints of every pretraining job and recovery: the cost of
+# storage flows on the platform, failure handling and the scheduler's longer queues.
+run "easy-backfill, failures + sync checkpoints, manual recovery" --set failures.model=acme \
+  --set checkpoint.mode=sync --set recovery.name=manual
+run "easy-backfill, failures + async checkpoints, auto recovery" --set failures.model=acme \
+  --set checkpoint.mode=async --set recovery.name=auto
 # Stress: twice the pretraining and evaluation arrivals, far beyond capacity (queues of weeks):
 # the cost of EASY's backfill scan over a long queue.
 run "easy-backfill, overloaded" --set workload.synthetic.types.Pretrain.arrivals_per_hour=8 \

@@ -46,13 +46,14 @@ struct CheckpointSpec {
 
   CheckpointMode mode = CheckpointMode::Sync;
   IntervalPolicy interval_policy = IntervalPolicy::Fixed;
-  double interval_s = 3600; // Fixed (used when interval_steps == 0)
+  double interval_s = 1800; // Fixed (used when interval_steps == 0): Acme's 30 minutes
   int interval_steps = 0;   // Fixed, in training steps (> 0 overrides interval_s)
   // Async: seconds to copy a node's shard of the checkpoint to host memory is
   // shard bytes / snapshot_GBps (GPU -> host over PCIe).
   double snapshot_GBps = 25;
 
-  // Restart costs paid on every start after an interruption (the first start pays init_s only).
+  // Paid on every start after an interruption. The first start pays nothing extra: a job's
+  // duration (from the trace or the generator) already includes its first initialisation.
   double init_s = 300; // process launch, framework and data-loader initialisation
 };
 

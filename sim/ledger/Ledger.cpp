@@ -63,7 +63,7 @@ void Ledger::reclassify(GpuState from, GpuState to, double gpu_seconds)
 {
   // A relative tolerance absorbs rounding of the sums that produced the amount.
   const double have = seconds_[index(from)];
-  if (gpu_seconds < 0 || gpu_seconds > have * (1 + 1e-9) + 1e-6)
+  if (!(gpu_seconds >= 0) || gpu_seconds > have * (1 + 1e-9) + 1e-6) // NaN refused too
     throw std::logic_error("ledger: cannot re-attribute " + std::to_string(gpu_seconds) + " GPU-seconds out of " +
                            std::string(to_string(from)) + " holding " + std::to_string(have));
   const double amount = std::min(gpu_seconds, have);
