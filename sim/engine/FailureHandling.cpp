@@ -152,6 +152,8 @@ void RunState::interrupt(JobId id, FailureCategory category, std::vector<Schedul
 void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& events)
 {
   const int gpus = topology_->gpus_of(node);
+  // A spare is already out of service for the scheduler: it hears of it again only with NodeUp.
+  const bool was_in_service = !in_spare_pool_[node];
   if (in_spare_pool_[node]) {
     in_spare_pool_[node] = false;
     --spares_in_pool_[topology_->pod_of(node)];
@@ -173,7 +175,8 @@ void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& eve
   }
   jobs_on_node_[node].clear();
   cluster_.set_in_service(node, false);
-  events.push_back({EventKind::NodeDown, now_, 0, node});
+  if (was_in_service)
+    events.push_back({EventKind::NodeDown, now_, 0, node});
 }
 
 void RunState::node_back(NodeId node, std::vector<SchedulerEvent>& events)

@@ -80,6 +80,9 @@ public:
   // The engine reports that every flow of a transfer has ended.
   void transfer_done(double now, TransferId id);
   bool finished() const { return next_event_time() == std::numeric_limits<double>::infinity(); }
+  // Every job ended or was rejected. A run that finished without it left a job stuck (waiting
+  // for a storage flow that never ended, say): an internal error, not a result.
+  bool all_jobs_done() const { return !work_remains(); }
 
   const std::vector<JobRecord>& records() const { return records_; }
   const Ledger& ledger() const { return ledger_; }

@@ -136,6 +136,8 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
 
   if (!result.state->finished())
     throw std::logic_error("the engine stopped with events still pending");
+  if (!result.state->all_jobs_done())
+    throw std::logic_error("the run ended with jobs that never finished");
   result.makespan_s = result.state->ledger().now();
   if (options.progress)
     options.progress(result.makespan_s, result.state->ended_jobs(), workload.jobs.size());
