@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace acmesim;
 using namespace acmesim::testing;
 
@@ -107,8 +109,8 @@ TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second w
 {
   // j0 takes both nodes at 0 for 10000 s. tiny-n1 crashes at 3000 (repaired at 3100): 3000 s of
   // work on 16 GPUs are lost; the 8 GPUs j0 keeps on tiny-n0 wait 60 s for detection and 600 s
-  // for a person; j0 is resubmitted at 3660, starts at once (no health check under manual... set
-  // to 60 here) and trains 10000 s.
+  // for a person; j0 is resubmitted at 3660, starts at once, passes a 60 s health check and
+  // trains 10000 s.
   Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
                              {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
@@ -159,14 +161,12 @@ TEST_CASE("auto recovery with synchronous checkpoints: lost work is what was tra
   check_ledger_total(r);
 }
 
-TEST_CASE("checkpoint write time is size over bandwidth: twice the NICs halve it, shared storage doubles it")
+TEST_CASE("checkpoint write time is size over the storage bandwidth, and doubles when two writers share it")
 {
   // Storage at 10 GB/s is the bottleneck of a one-node writer (its NIC gives 25 GB/s).
   //   j0 (8 GPUs, one node) writes 140 GB alone at t = 1000.
-  //   j1 (16 GPUs, two nodes) writes 70 GB per node through two NICs, alone, at 21000:
-  //      storage still limits: same total rate, so the same time as j0... unless storage is
-  //      not the bottleneck, see below.
-  //   j2 and j3 (8 GPUs each) write 140 GB each at the same time (41000): half the rate each.
+  //   j1 and j2 (8 GPUs each, one node each) write 140 GB each at the same time (41000): they
+  //   share the storage service, half the rate each.
   Scenario s = with_checkpoints(hand_built_scenario(storage_cluster(2, 10), "fifo"), CheckpointMode::Sync);
   const Workload w = hand_built_workload({make_job(0, 0, 8, 1500, JobType::Pretrain),
                                           make_job(1, 40000, 8, 1500, JobType::Pretrain),
@@ -271,5 +271,26 @@ TEST_CASE("a storage failure interrupts a job writing its checkpoint")
   CHECK(f.interruptions == 1);
   CHECK(f.lost_s == Approx(1000));
   CHECK(r.state->counters().failures_applied == 1);
+  check_ledger_total(r);
+}
+
+TEST_CASE("young's interval comes from the checkpoint write time and the job's failure rate")
+{
+  // A recorded list with one node failure at 1e7 s on a 2-node cluster: 1 / (2 nodes x 1e7 s)
+  // per node and second, so the 2-node job's MTBF is M = 1e7 s. With a write of w seconds
+  // Young gives sqrt(2 w M) (about 7,800 s): a job of 20,000 s checkpoints twice, and the
+  // failure comes after the run has ended.
+  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                             "auto", {failure(1e7, Component::Node, 0, FailureCategory::NodeFailure, 10)});
+  s.checkpoint.interval_policy = IntervalPolicy::Young;
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 20000, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+  const double interval = std::sqrt(2 * write * 1e7);
+  REQUIRE(interval > 20000 / 3.0);
+  REQUIRE(interval < 20000 / 2.0);
+  CHECK(stats_of(r, 0).checkpoints == 2);
+  CHECK(r.makespan_s == Approx(20000 + 2 * write));
+  CHECK(r.state->counters().failures_applied == 0);
   check_ledger_total(r);
 }
