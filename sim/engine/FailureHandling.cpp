@@ -167,7 +167,8 @@ void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& eve
   for (JobId id : holders) {
     ActiveJob& a = active_.at(id);
     auto& parts = records_[id].allocation.parts;
-    const auto part = std::find_if(parts.begin(), parts.end(), [&](const Allocation::Part& p) { return p.node == node; });
+    const auto part =
+        std::find_if(parts.begin(), parts.end(), [&](const Allocation::Part& p) { return p.node == node; });
     ledger_.move(ledger_state(a.phase), GpuState::Down, part->gpus);
     a.held_gpus -= part->gpus;
     cluster_.give_back(Allocation{{*part}});

@@ -110,22 +110,8 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
     const CheckpointSpec* spec = faults_.checkpoint;
     a.checkpoints = spec && spec->enabled &&
                     std::find(spec->job_types.begin(), spec->job_types.end(), j.type) != spec->job_types.end();
-    if (a.checkpoints) {
-      a.checkpoint_bytes = checkpoint_bytes(*spec, j.gpus);
-      const int nodes = record.allocation.node_count();
-      a.snapshot_s = a.checkpoint_bytes / nodes / (spec->snapshot_GBps * 1e9);
-      // Blocking cost for Young and Daly: an uncontended write through the nodes' storage path.
-      const auto& pod = topology_->spec().pods[topology_->pod_of(record.allocation.parts.front().node)];
-      const double node_Bps = (pod.storage_nics > 0 ? pod.storage_nics : pod.compute_nics) * pod.nic_bandwidth_Gbps / 8 * 1e9;
-      const double write_s =
-          a.checkpoint_bytes / std::min(nodes * node_Bps, topology_->spec().storage.bandwidth_GBps * 1e9);
-      const double delta = spec->mode == CheckpointMode::Sync ? write_s : a.snapshot_s;
-      const double rate = faults_.job_failure_rate ? faults_.job_failure_rate(topology_->pod_of(record.allocation.parts.front().node), nodes) : 0;
-      const double mtbf = rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity();
-      a.interval_s = checkpoint_interval(*spec, j.gpus, delta, mtbf);
-      a.next_checkpoint_s = a.interval_s;
-      stats(id); // a checkpointing job always reports its figures
-    }
+    if (a.checkpoints)
+      plan_checkpoints(id, a);
     enter_training(id, a, events);
     return;
   }
@@ -138,6 +124,29 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
     return;
   }
   on_timer(id, events); // nothing to wait for: go on at once
+}
+
+void RunState::plan_checkpoints(JobId id, ActiveJob& a)
+{
+  const CheckpointSpec& spec = *faults_.checkpoint;
+  const Job& j = job(id);
+  const Allocation& allocation = records_[id].allocation;
+  const int nodes = allocation.node_count();
+  const int pod_index = topology_->pod_of(allocation.parts.front().node);
+  const PodSpec& pod = topology_->spec().pods[pod_index];
+  a.checkpoint_bytes = checkpoint_bytes(spec, j.gpus);
+  a.snapshot_s = a.checkpoint_bytes / nodes / (spec.snapshot_GBps * 1e9);
+  // Blocking cost for Young and Daly: an uncontended write through the nodes' storage path.
+  const int storage_path_nics = pod.storage_nics > 0 ? pod.storage_nics : pod.compute_nics;
+  const double node_Bps = storage_path_nics * pod.nic_bandwidth_Gbps / 8 * 1e9;
+  const double storage_Bps = topology_->spec().storage.bandwidth_GBps * 1e9;
+  const double write_s = a.checkpoint_bytes / std::min(nodes * node_Bps, storage_Bps);
+  const double delta = spec.mode == CheckpointMode::Sync ? write_s : a.snapshot_s;
+  const double rate = faults_.job_failure_rate ? faults_.job_failure_rate(pod_index, nodes) : 0;
+  const double mtbf = rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity();
+  a.interval_s = checkpoint_interval(spec, j.gpus, delta, mtbf);
+  a.next_checkpoint_s = a.interval_s;
+  stats(id); // a checkpointing job always reports its figures
 }
 
 void RunState::enter_training(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events)

@@ -45,7 +45,8 @@ struct PlatformTransfers::Impl {
     const TransferId id = it->second;
     owner.erase(it);
     auto& running = flows.at(id);
-    const auto ended = std::find_if(running.begin(), running.end(), [&](const sg4::CommPtr& c) { return c.get() == &activity; });
+    const auto ended =
+        std::find_if(running.begin(), running.end(), [&](const sg4::CommPtr& c) { return c.get() == &activity; });
     retire(*ended);
     running.erase(ended);
     if (!running.empty())

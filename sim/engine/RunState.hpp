@@ -132,6 +132,7 @@ private:
   void enter(JobId id, ActiveJob& a, JobPhase phase, std::vector<SchedulerEvent>& events);
   void leave_phase(JobId id, ActiveJob& a);
   void on_timer(JobId id, std::vector<SchedulerEvent>& events);
+  void plan_checkpoints(JobId id, ActiveJob& a); // size, snapshot time, interval of a new job
   void enter_training(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
   void checkpoint_due(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events);
   void start_transfer(JobId id, ActiveJob& a, bool upload);

@@ -60,7 +60,8 @@ const std::vector<PolicyInfo>& recovery_catalogue()
          "automatic diagnosis; faulty node cordoned; restart from the latest checkpoint at once; a recurring failure "
          "on one node escalated to a part replacement",
          automatic_recovery_params()},
-        {"auto+spares", "as auto, and an interrupted job swaps its failed node for a hot spare of its pod when one is free",
+        {"auto+spares",
+         "as auto, and an interrupted job swaps its failed nodes for hot spares of its pod when enough are free",
          with_spares},
     };
   }();

@@ -264,7 +264,8 @@ TEST_CASE("a storage failure interrupts a job writing its checkpoint")
   // loses the 1000 s it trained (nothing committed yet).
   const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
   Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
-                             "auto", {failure(1000 + write / 2, Component::Storage, 0, FailureCategory::StorageError, 50)});
+                             "auto",
+                             {failure(1000 + write / 2, Component::Storage, 0, FailureCategory::StorageError, 50)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 5000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
   const JobFaultStats& f = stats_of(r, 0);
