@@ -27,6 +27,9 @@ struct PodSpec {
   int compute_nics = 1;               // IB NICs per node toward the compute fabric
   int storage_nics = 0;               // dedicated storage NICs (0: storage shares the compute NICs)
   double nic_bandwidth_Gbps = 200;    // per NIC
+  // Per storage NIC; 0: as nic_bandwidth_Gbps. Acme's Seren loads models at 25 Gb/s per node
+  // (NSDI'24 Fig. 16), far below its 200 Gb/s compute NIC.
+  double storage_nic_bandwidth_Gbps = 0;
   FabricSpec fabric;
 };
 
@@ -51,5 +54,10 @@ int derived_nodes_per_leaf(const PodSpec& pod);
 // Uplink ports of one leaf (radix minus the ports used toward nodes). Each uplink goes to a
 // distinct spine, so this is also the spine count of the pod.
 int derived_uplinks_per_leaf(const PodSpec& pod);
+// Bandwidth of one storage NIC, Gb/s.
+inline double storage_nic_Gbps(const PodSpec& pod)
+{
+  return pod.storage_nic_bandwidth_Gbps > 0 ? pod.storage_nic_bandwidth_Gbps : pod.nic_bandwidth_Gbps;
+}
 
 } // namespace acmesim

@@ -120,7 +120,7 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
     const double latency_s = pod.fabric.link_latency_us * 1e-6;
     const double node_bandwidth = pod.compute_nics * pod.nic_bandwidth_Gbps * kGbpsToBytesPerSecond;
     const double port_bandwidth = pod.fabric.port_bandwidth_Gbps * kGbpsToBytesPerSecond;
-    const double storage_bandwidth = pod.storage_nics * pod.nic_bandwidth_Gbps * kGbpsToBytesPerSecond;
+    const double storage_bandwidth = pod.storage_nics * storage_nic_Gbps(pod) * kGbpsToBytesPerSecond;
 
     const auto first_leaf = static_cast<LeafId>(leaf_vertex_.size());
     leaves_of_pod_.emplace_back();

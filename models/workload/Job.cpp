@@ -51,6 +51,8 @@ void normalise_workload(Workload& workload)
     jobs[i].id = static_cast<JobId>(i);
     jobs[i].submit_s -= origin;
   }
+  for (double& t : workload.eval_campaigns_s)
+    t -= origin;
 }
 
 } // namespace acmesim

@@ -1,5 +1,7 @@
 #pragma once
 // The job record every workload source produces and every scheduler consumes.
+#include "models/evaluation/EvalSpec.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -45,8 +47,10 @@ struct Job {
   double submit_s = 0;   // seconds since the first submission of the workload
   double duration_s = 0; // run time once started
   JobState final_state = JobState::Completed;
+  std::int32_t eval_chunk = -1; // evaluation trial: index into Workload::eval_chunks
 
   bool cpu_only() const { return gpus == 0; }
+  bool eval_trial() const { return eval_chunk >= 0; }
 };
 
 // A job stream sorted by (submit_s, source order), ids renumbered 0..n-1 in that order.
@@ -54,6 +58,8 @@ struct Workload {
   std::vector<Job> jobs;
   std::string source;          // trace path or "synthetic"
   std::size_t skipped_rows = 0; // bad rows skipped on request (on_bad_row: skip)
+  std::vector<EvalChunk> eval_chunks; // the work of evaluation trials (Job::eval_chunk)
+  std::vector<double> eval_campaigns_s; // submission time of each evaluation campaign
 };
 
 // Sorts by submission time (stable, so source order breaks ties), rebases times so that the

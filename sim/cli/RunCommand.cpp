@@ -81,6 +81,26 @@ void print_faults(const Json& summary)
                              summary["training"]["interruptions"].get<std::size_t>());
 }
 
+// Per evaluation campaign: makespan and where its trials' GPU time went.
+void print_evaluation(const Json& summary)
+{
+  const auto& campaigns = summary["evaluation"];
+  if (campaigns.is_null())
+    return;
+  for (const auto& c : campaigns) {
+    if (c["makespan_s"].is_null())
+      continue;
+    const auto& h = c["trial_gpu_hours"];
+    const double held = h["total_held"].get<double>();
+    const auto pct = [held](double v) { return held > 0 ? 100 * v / held : 0.0; };
+    std::cout << fmt::format("evaluation   campaign {}: {} trials, makespan {:.0f} s; trial GPU time {:.2f} GPU-h: "
+                             "{:.1f}% inference, {:.1f}% loading, {:.1f}% waiting for CPU\n",
+                             c["campaign"].get<std::size_t>(), c["trials"].get<std::size_t>(),
+                             c["makespan_s"].get<double>(), held, pct(h["inference"].get<double>()),
+                             pct(h["model_load"].get<double>()), pct(h["cpu_wait"].get<double>()));
+  }
+}
+
 void print_summary(const Json& summary, const std::string& out_dir)
 {
   const auto& jobs = summary["jobs"];
@@ -112,6 +132,7 @@ void print_summary(const Json& summary, const std::string& out_dir)
                            hours["idle"].get<double>(), hours["total"].get<double>());
   print_by_type(summary);
   print_faults(summary);
+  print_evaluation(summary);
   std::cout << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
 }
 

@@ -2,6 +2,7 @@
 // A what-if scenario, typed and validated: what `acmesim run` simulates.
 #include "models/checkpoint/CheckpointSpec.hpp"
 #include "models/cluster/ClusterSpec.hpp"
+#include "models/evaluation/EvalSpec.hpp"
 #include "models/failure/FailureEvent.hpp"
 #include "models/workload/WorkloadSpec.hpp"
 
@@ -36,6 +37,7 @@ struct Scenario {
   std::vector<FailureEvent> recorded_failures; // read at load time when failures.recorded is set
   CheckpointSpec checkpoint;
   RecoverySpec recovery;
+  EvalSpec evaluation; // evaluation campaigns added to the workload
   std::string source;        // scenario path, or "<embedded default>"
 };
 

@@ -5,6 +5,7 @@
 #include "models/failure/RecordedFailures.hpp"
 #include "models/workload/EmpiricalDistribution.hpp"
 #include "sim/config/CheckpointSection.hpp"
+#include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
@@ -32,7 +33,7 @@ using Kind = EmpiricalDistribution::Kind;
 // Keys of a pod, which the flat cluster form also accepts at cluster level.
 const std::vector<std::string> POD_FIELDS{
     "nodes",        "gpus_per_node",      "cpus_per_node", "gpu_model", "nvlink_bandwidth_GBps", "compute_nics",
-    "storage_nics", "nic_bandwidth_Gbps", "fabric"};
+    "storage_nics", "nic_bandwidth_Gbps", "storage_nic_bandwidth_Gbps", "fabric"};
 const std::vector<std::string> FABRIC_KEYS{"leaf_radix",     "spine_radix",         "oversubscription",
                                            "nodes_per_leaf", "port_bandwidth_Gbps", "link_latency_us"};
 const std::vector<std::string> STORAGE_KEYS{"bandwidth_GBps", "latency_us"};
@@ -214,6 +215,7 @@ void read_pod_fields(MapReader& m, PodSpec& pod, bool complete)
   m.read("compute_nics", pod.compute_nics, integer_between(1, 64));
   m.read("storage_nics", pod.storage_nics, integer_between(0, 64));
   m.read("nic_bandwidth_Gbps", pod.nic_bandwidth_Gbps, positive());
+  m.read("storage_nic_bandwidth_Gbps", pod.storage_nic_bandwidth_Gbps, at_least(0));
 
   MapReader f(m.checker(), m.get("fabric"), m.key_of("fabric"), FABRIC_KEYS);
   FabricSpec& fabric = pod.fabric;
@@ -369,7 +371,7 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   scenario.name = safe_name(default_name);
   scenario.source = source;
   MapReader top(checker, &*root, "",
-                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery"});
+                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery", "evaluation"});
   if (top.ok()) {
     if (top.read("name", scenario.name) && !is_safe_name(scenario.name))
       checker.error(*top.get("name"), "name",
@@ -381,14 +383,22 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
       const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
       scenario.cluster = read_cluster(checker, cluster, !resolver.failed());
     }
-    if (top.require("workload"))
-      scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
+    if (const ConfigNode* evaluation = top.get("evaluation"))
+      scenario.evaluation = read_evaluation(checker, *evaluation, base_dir);
+    // A scenario of evaluation campaigns alone needs no other workload.
+    if (top.get("workload") || !top.get("evaluation")) {
+      if (top.require("workload"))
+        scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
+    }
     scenario.scheduler = read_scheduler(checker, top.get("scheduler"));
     if (const ConfigNode* failures = top.get("failures"))
       scenario.failures = read_failures(checker, *failures, base_dir);
     if (const ConfigNode* checkpoint = top.get("checkpoint"))
       scenario.checkpoint = read_checkpoint(checker, *checkpoint);
     scenario.recovery = read_recovery(checker, top.get("recovery"));
+    if (top.get("evaluation") && scenario.failures.source != FailureSpec::Source::None)
+      checker.error(*top.get("evaluation"), "evaluation",
+                    "evaluation campaigns cannot be combined with failures yet: remove one of the two sections");
   }
   // Fabric shapes that cannot be built (too few switch ports, leaves beyond the spine radix)
   // are found by building the topology; report them with everything else, before any run.

@@ -19,6 +19,11 @@ enum class JobPhase : std::uint8_t {
   AwaitingUpload,   // asynchronous checkpoint due while the previous upload is still running
   Detecting,        // failed, not noticed (and diagnosed) yet (timer)
   WaitingForPerson, // noticed, waiting for someone to resubmit (timer)
+  // Evaluation trials (EvalTrials.cpp):
+  ModelLoad,  // the model comes from storage, or from the node's host memory (flow or timer)
+  Preprocess, // tokenisation on CPU, GPUs held (timer)
+  Inference,  // GPU inference (timer)
+  Metric,     // metric computation on CPU, GPUs held (timer)
 };
 
 // Ledger state of the GPUs a job holds in each phase (Training: Busy, plus Stranded for the
@@ -48,6 +53,22 @@ struct ActiveJob {
   int held_gpus = 0;                         // GPUs of the allocation on nodes in service
   bool give_up = false;                      // interrupted too often: ends at detection
   bool detected = false;                     // detection over, automatic diagnosis running
+
+  // Evaluation trials run as a group on the leader's GPUs (the leader's entry holds this).
+  JobId on_gpu = 0;              // the trial now on the GPUs
+  std::vector<JobId> group_rest; // trials still to run, in order
+  bool local_model = false;
+  bool metric_on_cpu = false;
+  bool waits_for_model = false;  // its node's copy of the model is still being loaded
+};
+
+// Per evaluation trial: where its time went (wall seconds).
+struct TrialTimes {
+  double load_s = 0;
+  double preprocess_s = 0;
+  double inference_s = 0;
+  double metric_s = 0;
+  double gpu_release_s = 0; // when its GPUs went to the next trial or back to the cluster
 };
 
 // Per-job figures of failures and checkpoints, kept only for jobs that had any.

@@ -25,6 +25,13 @@ GpuState ledger_state(JobPhase phase)
       return GpuState::Detection;
     case JobPhase::WaitingForPerson:
       return GpuState::WaitingForPerson;
+    case JobPhase::ModelLoad:
+      return GpuState::ModelLoad;
+    case JobPhase::Preprocess:
+    case JobPhase::Metric:
+      return GpuState::CpuWait;
+    case JobPhase::Inference:
+      return GpuState::Busy;
   }
   return GpuState::Busy;
 }
@@ -77,6 +84,18 @@ void RunState::leave_phase(JobId id, ActiveJob& a)
       break;
     case JobPhase::Training:
       break; // progress is tracked in progress_s
+    case JobPhase::ModelLoad:
+      trial_times_[a.on_gpu].load_s += spent;
+      break;
+    case JobPhase::Preprocess:
+      trial_times_[a.on_gpu].preprocess_s += spent;
+      break;
+    case JobPhase::Inference:
+      trial_times_[a.on_gpu].inference_s += spent;
+      break;
+    case JobPhase::Metric:
+      trial_times_[a.on_gpu].metric_s += spent;
+      break;
   }
 }
 
@@ -137,8 +156,9 @@ void RunState::plan_checkpoints(JobId id, ActiveJob& a)
   a.checkpoint_bytes = checkpoint_bytes(spec, j.gpus);
   a.snapshot_s = a.checkpoint_bytes / nodes / (spec.snapshot_GBps * 1e9);
   // Blocking cost for Young and Daly: an uncontended write through the nodes' storage path.
-  const int storage_path_nics = pod.storage_nics > 0 ? pod.storage_nics : pod.compute_nics;
-  const double node_Bps = storage_path_nics * pod.nic_bandwidth_Gbps / 8 * 1e9;
+  const double node_Bps =
+      (pod.storage_nics > 0 ? pod.storage_nics * storage_nic_Gbps(pod) : pod.compute_nics * pod.nic_bandwidth_Gbps) /
+      8 * 1e9;
   const double storage_Bps = topology_->spec().storage.bandwidth_GBps * 1e9;
   const double write_s = a.checkpoint_bytes / std::min(nodes * node_Bps, storage_Bps);
   const double delta = spec.mode == CheckpointMode::Sync ? write_s : a.snapshot_s;
@@ -194,6 +214,12 @@ void RunState::on_timer(JobId id, std::vector<SchedulerEvent>& events)
     case JobPhase::WaitingForPerson:
       detection_over(id, a, events);
       return;
+    case JobPhase::ModelLoad:
+    case JobPhase::Preprocess:
+    case JobPhase::Inference:
+    case JobPhase::Metric:
+      eval_timer(id, a, events);
+      return;
     case JobPhase::Loading:
     case JobPhase::Writing:
     case JobPhase::AwaitingUpload:
@@ -248,15 +274,26 @@ void RunState::transfer_done(double now, TransferId tid)
 {
   if (now < now_)
     throw std::logic_error("a transfer ended before the current time");
+  now_ = now;
+  ledger_.advance_to(now);
+  if (const auto load = model_loads_.find(tid); load != model_loads_.end()) {
+    const std::uint64_t key = load->second;
+    model_loads_.erase(load);
+    node_model_ready(key);
+    return;
+  }
   const auto it = transfers_.find(tid);
   if (it == transfers_.end())
     return; // cancelled by a failure at this same instant
-  now_ = now;
-  ledger_.advance_to(now);
   const JobId id = it->second;
   transfers_.erase(it);
   ActiveJob& a = active_.at(id);
   std::vector<SchedulerEvent> events;
+  if (a.phase == JobPhase::ModelLoad && a.transfer == tid) {
+    a.transfer.reset();
+    model_loaded(id, a);
+    return;
+  }
   if (a.upload == tid) {
     a.upload.reset();
     a.committed_s = a.upload_progress_s;

@@ -6,7 +6,7 @@
 
 namespace acmesim {
 
-RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, FaultSetup faults)
+RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup faults)
     : topology_(&topology)
     , workload_(&workload)
     , scheduler_(&scheduler)
@@ -27,6 +27,8 @@ RunState::RunState(const Topology& topology, const Workload& workload, Scheduler
     throw std::logic_error("failures need a recovery policy, their spec and a transfer service");
   if (faults_.checkpoint && faults_.checkpoint->enabled && !faults_.transfers)
     throw std::logic_error("checkpoints need a transfer service");
+  if (!workload.eval_chunks.empty() && (!faults_.transfers || !faults_.evaluation))
+    throw std::logic_error("evaluation trials need a transfer service and their spec");
   init_spares();
   for (std::size_t pod = 0; pod < topology.pod_count(); ++pod) {
     const auto& spec = topology.spec().pods[pod];
@@ -53,6 +55,8 @@ double RunState::next_event_time() const
   prune_stale_timers();
   if (!job_timers_.empty())
     t = std::min(t, job_timers_.top().time);
+  if (!cpu_metrics_.empty())
+    t = std::min(t, cpu_metrics_.top().first);
   // Failures and repairs matter only while some job has yet to end: the run stops with its
   // last job, not with the failure model's endless stream.
   if (work_remains()) {
@@ -83,6 +87,7 @@ void RunState::process_instant(double now)
     on_timer(id, events);
     prune_stale_timers();
   }
+  finish_cpu_metrics();
   apply_repairs(events);
   apply_failures(events);
   submit_jobs(events);
@@ -129,7 +134,9 @@ RunningJob RunState::running(JobId id) const
 {
   // Derived from the job's record: the engine keeps no second copy of running allocations.
   const JobRecord& record = records_.at(id);
-  if (record.outcome != JobOutcome::Running || job(id).cpu_only())
+  // The first trial of an evaluation group may have ended while its group still holds the GPUs.
+  const bool holds = record.outcome == JobOutcome::Running || (job(id).eval_trial() && active_.count(id) > 0);
+  if (!holds || job(id).cpu_only())
     throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
   return RunningJob{id, record.start_s, record.allocation};
 }
@@ -211,6 +218,12 @@ void RunState::apply(const Decisions& decisions, std::vector<SchedulerEvent>& ev
     for (const auto& part : start.allocation.parts)
       jobs_on_node_[part.node].push_back(start.job);
     ledger_.move(GpuState::Idle, GpuState::Restart, start.allocation.gpus_held()); // begin_job sets the phase
+    if (j.eval_trial()) {
+      begin_trials(start, events);
+      continue;
+    }
+    if (!start.then.empty() || start.local_model || start.metric_on_cpu)
+      throw std::logic_error("scheduler gave evaluation options to job " + j.name + ", which is no trial");
     begin_job(start.job, events);
   }
 }

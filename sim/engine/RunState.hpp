@@ -57,19 +57,20 @@ struct RunCounters {
 };
 
 // Failures, checkpoints and recovery of a run; all optional (none: jobs just run).
-struct FaultSetup {
+struct RunSetup {
   FailureSource* failures = nullptr;          // nullptr: no failures
   const FailureSpec* failure_spec = nullptr;  // detection delays (required with failures)
   const RecoveryPolicy* recovery = nullptr;   // required with failures or spares
   const CheckpointSpec* checkpoint = nullptr; // nullptr or disabled: no job checkpoints
-  TransferService* transfers = nullptr;       // required with checkpoints or failures
+  TransferService* transfers = nullptr;       // required with checkpoints, failures or evaluation
+  const EvalSpec* evaluation = nullptr;       // model loads of evaluation trials (pcie_GBps)
   // Expected failures per second interrupting a job of n nodes in pod p (Young/Daly).
   std::function<double(int pod, int nodes)> job_failure_rate;
 };
 
 class RunState final : public ClusterView {
 public:
-  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, FaultSetup faults = {});
+  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup faults = {});
 
   // +infinity once nothing is left to happen.
   double next_event_time() const;
@@ -90,6 +91,8 @@ public:
   std::size_t ended_jobs() const { return ended_; }
   // nullptr for a job that never checkpointed nor was interrupted.
   const JobFaultStats* fault_stats(JobId id) const;
+  // Phase times of an evaluation trial that ran (nullptr otherwise).
+  const TrialTimes* trial_times(JobId id) const;
   // Failures in the order they took effect (written as failures.csv; replays this run).
   const std::vector<FailureEvent>& applied_failures() const { return applied_failures_; }
 
@@ -100,6 +103,7 @@ public:
   const Job& job(JobId id) const override { return workload_->jobs[id]; }
   const std::set<JobId>& queue() const override { return queue_; }
   RunningJob running(JobId id) const override;
+  const EvalChunk& eval_chunk(JobId id) const override { return chunk_of(id); }
 
 private:
   struct Timer {
@@ -141,6 +145,18 @@ private:
   JobFaultStats& stats(JobId id) { return fault_stats_[id]; }
   double shard_bytes(const ActiveJob& a, const Job& j) const;
 
+  // EvalTrials.cpp
+  void begin_trials(const StartDecision& start, std::vector<SchedulerEvent>& events);
+  void start_trial(JobId leader, ActiveJob& a, bool load);
+  void model_loaded(JobId leader, ActiveJob& a);
+  void eval_timer(JobId leader, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEvent>& events);
+  void end_trial(JobId id);
+  void release_group(JobId leader, std::vector<SchedulerEvent>& events);
+  void node_model_ready(std::uint64_t key);
+  void finish_cpu_metrics();
+  const EvalChunk& chunk_of(JobId id) const { return workload_->eval_chunks[job(id).eval_chunk]; }
+
   // FailureHandling.cpp
   void init_spares();
   void apply_failures(std::vector<SchedulerEvent>& events);
@@ -158,7 +174,7 @@ private:
   const Topology* topology_;
   const Workload* workload_;
   Scheduler* scheduler_;
-  FaultSetup faults_;
+  RunSetup faults_;
   ClusterState cluster_;
   Ledger ledger_;
   double now_ = 0;
@@ -190,6 +206,16 @@ private:
   std::vector<FailureEvent> applied_failures_;
   std::vector<SchedulerEvent> initial_events_; // spares held out from the start
   std::unordered_map<TransferId, JobId> transfers_;
+  // Evaluation: metrics running on CPUs (end time, trial), the model copies in node host memory
+  // (key: campaign << 32 | node), the loads filling them, and per-trial phase times.
+  std::priority_queue<std::pair<double, JobId>, std::vector<std::pair<double, JobId>>, std::greater<>> cpu_metrics_;
+  struct NodeModel {
+    bool ready = false;
+    std::vector<JobId> waiting; // group leaders
+  };
+  std::unordered_map<std::uint64_t, NodeModel> node_models_;
+  std::unordered_map<TransferId, std::uint64_t> model_loads_;
+  std::unordered_map<JobId, TrialTimes> trial_times_;
   TransferId next_transfer_ = 1;
 };
 

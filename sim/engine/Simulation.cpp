@@ -120,12 +120,13 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
 
   TimerDriver* driver = nullptr;
   PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); });
-  FaultSetup faults;
+  RunSetup faults;
   faults.failures = result.failures.get();
   faults.failure_spec = &scenario.failures;
   faults.recovery = result.recovery.get();
   faults.checkpoint = &scenario.checkpoint;
   faults.transfers = &transfers;
+  faults.evaluation = &scenario.evaluation;
   faults.job_failure_rate = job_failure_rate(scenario, *result.topology);
   result.state = std::make_unique<RunState>(*result.topology, workload, *result.scheduler, faults);
 

@@ -29,6 +29,10 @@ std::string_view to_string(GpuState state)
       return "down";
     case GpuState::Spare:
       return "spare";
+    case GpuState::ModelLoad:
+      return "model_load";
+    case GpuState::CpuWait:
+      return "cpu_wait";
   }
   return "?";
 }

@@ -22,10 +22,13 @@ enum class GpuState : std::uint8_t {
   Restart,    // held by a restarting job: health check, initialisation, checkpoint load
   Down,       // on a node out of service: failed, under repair or cordoned
   Spare,      // on a hot spare node held out of scheduling
+  ModelLoad,  // held by an evaluation trial while its model loads
+  CpuWait,    // held by an evaluation trial while the CPU preprocesses or computes metrics
 };
-inline constexpr std::array<GpuState, 10> ALL_GPU_STATES{
-    GpuState::Idle,      GpuState::Busy,    GpuState::Stranded, GpuState::LostWork, GpuState::Checkpoint,
-    GpuState::Detection, GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Spare};
+inline constexpr std::array<GpuState, 12> ALL_GPU_STATES{
+    GpuState::Idle,      GpuState::Busy,    GpuState::Stranded, GpuState::LostWork,         GpuState::Checkpoint,
+    GpuState::Detection, GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Spare,
+    GpuState::ModelLoad, GpuState::CpuWait};
 std::string_view to_string(GpuState state);
 
 class Ledger {

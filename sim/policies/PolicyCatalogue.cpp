@@ -12,6 +12,18 @@ const std::vector<PolicyInfo>& scheduler_catalogue()
          "runtime estimate = real duration x this factor (1 = perfect estimates; > 1 models user over-estimates)", 1.0,
          1.0, 1e6, false},
         {"backfill_depth", "queued jobs examined for backfilling per scheduling pass", 1000, 1, 1e9, true}}},
+      {"eval-baseline",
+       "evaluation trials as plain jobs: one per dataset, each loading its model from storage and holding its GPUs "
+       "through every phase; other jobs in submission order",
+       {}},
+      {"eval-decoupled",
+       "Acme's trial coordinator for evaluation trials (each technique can be switched off); other jobs in "
+       "submission order",
+       {{"local_model_load", "1: load the model once per node into host memory; trials read it over PCIe", 1, 0, 1,
+         true},
+        {"metric_on_cpu", "1: release the GPUs when inference ends; metrics run on CPUs", 1, 0, 1, true},
+        {"runtime_packing", "1: pack trials by known runtimes, longest first onto the least-loaded GPU", 1, 0, 1,
+         true}}},
   };
   return catalogue;
 }

@@ -1,6 +1,7 @@
 #include "sim/policies/PolicyFactory.hpp"
 
 #include "sim/policies/EasyBackfillScheduler.hpp"
+#include "sim/policies/EvalScheduler.hpp"
 #include "sim/policies/FifoScheduler.hpp"
 #include "sim/policies/PolicyCatalogue.hpp"
 #include "sim/policies/Placements.hpp"
@@ -42,6 +43,13 @@ std::unique_ptr<Scheduler> make_scheduler(const SchedulerSpec& spec, const Topol
     return std::make_unique<EasyBackfillScheduler>(topology, std::move(placement),
                                                    param(spec, "runtime_estimate_factor"),
                                                    static_cast<int>(param(spec, "backfill_depth")));
+  if (spec.name == "eval-baseline")
+    return std::make_unique<EvalScheduler>(topology, std::move(placement), EvalScheduler::Techniques{});
+  if (spec.name == "eval-decoupled")
+    return std::make_unique<EvalScheduler>(topology, std::move(placement),
+                                           EvalScheduler::Techniques{param(spec, "local_model_load") > 0,
+                                                                     param(spec, "metric_on_cpu") > 0,
+                                                                     param(spec, "runtime_packing") > 0});
   throw std::invalid_argument("unknown scheduler '" + spec.name + "'; valid: " + policy_names(scheduler_catalogue()));
 }
 

@@ -70,9 +70,18 @@ bool QueueScheduler::try_start(const ClusterView& view, JobId job)
 
 void QueueScheduler::start_on(const ClusterView& view, JobId job, Allocation allocation)
 {
-  mirror_.take(allocation);
-  allocations_.emplace(job, allocation);
-  pending_->starts.push_back({job, std::move(allocation)});
+  StartDecision decision;
+  decision.job = job;
+  decision.allocation = std::move(allocation);
+  start_on(view, std::move(decision));
+}
+
+void QueueScheduler::start_on(const ClusterView& view, StartDecision decision)
+{
+  const JobId job = decision.job;
+  mirror_.take(decision.allocation);
+  allocations_.emplace(job, decision.allocation);
+  pending_->starts.push_back(std::move(decision));
   refresh_fit_bounds();
   on_started(view, job);
 }

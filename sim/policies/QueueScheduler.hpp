@@ -31,6 +31,8 @@ protected:
   bool try_start(const ClusterView& view, JobId job);
   // Records a start decision on an allocation obtained from placement() on the mirror.
   void start_on(const ClusterView& view, JobId job, Allocation allocation);
+  // Records a full decision (evaluation options, grouped trials) on an allocation from the mirror.
+  void start_on(const ClusterView& view, StartDecision decision);
   // Allocation of a job this scheduler started and that has not finished.
   const Allocation& allocation_of(JobId job) const { return allocations_.at(job); }
   const ClusterState& mirror() const { return mirror_; }

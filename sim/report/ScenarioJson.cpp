@@ -1,5 +1,6 @@
 #include "sim/report/Reports.hpp"
 
+#include "sim/report/EvalReports.hpp"
 #include "sim/report/FaultReports.hpp"
 
 #include <filesystem>
@@ -22,6 +23,7 @@ Json to_json(const PodSpec& p)
               {"compute_nics", p.compute_nics},
               {"storage_nics", p.storage_nics},
               {"nic_bandwidth_Gbps", p.nic_bandwidth_Gbps},
+              {"storage_nic_bandwidth_Gbps", storage_nic_Gbps(p)},
               {"fabric", Json{{"leaf_radix", f.leaf_radix},
                               {"spine_radix", f.spine_radix},
                               {"oversubscription", f.oversubscription},
@@ -32,6 +34,8 @@ Json to_json(const PodSpec& p)
 
 Json to_json(const WorkloadSpec& w)
 {
+  if (!w.trace && !w.acme_preset && !w.synthetic)
+    return Json{{"none", "evaluation campaigns only"}};
   if (w.trace) {
     return Json{{"trace", w.trace->as_written.empty() ? w.trace->path : w.trace->as_written},
                 {"format", w.trace->format},
@@ -89,6 +93,7 @@ Json scenario_to_json(const Scenario& scenario)
   const Json faults = fault_config_json(scenario);
   for (const auto& [key, value] : faults.items())
     json[key] = value;
+  json["evaluation"] = eval_config_json(scenario);
   return json;
 }
 

@@ -2,6 +2,7 @@
 
 #include "acmesim/Version.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/EvalReports.hpp"
 #include "sim/report/FaultReports.hpp"
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/report/Statistics.hpp"
@@ -101,6 +102,7 @@ Json make_summary(const Scenario& scenario, const Workload& workload, const RunR
   summary["lost_gpu_hours"] = lost_gpu_hours(ledger);
   summary["failures"] = failure_counts(*result.state);
   summary["training"] = training_jobs(workload, *result.state);
+  summary["evaluation"] = evaluation_summary(scenario, workload, *result.state);
   summary["utilisation"] = Json{
       {"mean_gpu_busy", share(ledger.gpu_seconds(GpuState::Busy))},
       {"mean_gpu_allocated", share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))}};

@@ -38,6 +38,14 @@ struct SchedulerEvent {
 struct StartDecision {
   JobId job = 0;
   Allocation allocation;
+  // For evaluation trials (Job::eval_trial()), the techniques of Acme's trial coordinator
+  // (NSDI'24 §6.2); the defaults are a plain trial holding its GPUs through every phase:
+  std::vector<JobId> then;    // queued trials of the same campaign run after `job` on the same
+                              // GPUs, one after another, without loading the model again
+  bool local_model = false;   // read the model from the node's host memory, where the first
+                              // trial of the campaign on that node loads it from storage once
+  bool metric_on_cpu = false; // give the GPUs to the next trial once inference ends; the
+                              // metric runs on CPUs
 };
 
 struct Decisions {
@@ -65,6 +73,9 @@ public:
   // spare. Schedulers that need runtime estimates derive them from Job::duration_s and their
   // own estimate model (failures and checkpoints make real run times longer).
   virtual RunningJob running(JobId id) const = 0;
+  // The work of an evaluation trial (precondition: job(id).eval_trial()): its campaign,
+  // dataset and the prior runtimes of its phases, as Acme's trial coordinator knows them.
+  virtual const EvalChunk& eval_chunk(JobId id) const = 0;
 };
 
 // Chooses nodes for a job. Returns an empty allocation if the job does not fit now.

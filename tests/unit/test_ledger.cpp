@@ -94,7 +94,7 @@ TEST_CASE("Ledger state names are distinct")
     names.insert(name);
   }
   CHECK(names.size() == ALL_GPU_STATES.size());
-  CHECK(ALL_GPU_STATES.size() == 10);
+  CHECK(ALL_GPU_STATES.size() == 12);
   CHECK(to_string(GpuState::WaitingForPerson) == "waiting_for_person");
   CHECK(to_string(GpuState::LostWork) == "lost_work");
   CHECK(to_string(GpuState::Down) == "down");

@@ -73,7 +73,10 @@ TEST_CASE("the run state refuses an allocation that does not match the job")
       Decisions d;
       Allocation a;
       a.parts = {{0, 4}, {1, 4}}; // an 8-GPU job must sit on one node
-      d.starts.push_back({events.at(0).job, a});
+      StartDecision start;
+      start.job = events.at(0).job;
+      start.allocation = a;
+      d.starts.push_back(start);
       return d;
     }
   } broken;

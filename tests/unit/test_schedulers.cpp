@@ -23,6 +23,8 @@ public:
   const Job& job(JobId id) const override { return jobs_.at(id); }
   const std::set<JobId>& queue() const override { return queue_; }
   RunningJob running(JobId id) const override { return running_.at(id); }
+  const EvalChunk& eval_chunk(JobId id) const override { return chunks.at(static_cast<std::size_t>(jobs_.at(id).eval_chunk)); }
+  std::vector<EvalChunk> chunks; // for evaluation trials
 
   // Submits jobs at `now` and returns the scheduler's decisions, applied to the view.
   std::vector<JobId> submit(Scheduler& s, double now, std::vector<Job> jobs)

@@ -1,0 +1,58 @@
+#pragma once
+// Evaluation of model checkpoints (Acme NSDI'24 §4.2, §6.2): a campaign evaluates one checkpoint
+// on a set of datasets; each dataset is one trial with phases (model load, preprocessing, GPU
+// inference, metric computation). Defaults and sources: docs/evaluation.md.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace acmesim {
+
+struct DatasetEntry {
+  std::string name;
+  // GPU inference seconds of the whole dataset on one trial, by model size: (billions of
+  // parameters, seconds), sizes strictly increasing. Other sizes: log-log interpolation,
+  // proportional extrapolation beyond the ends.
+  std::vector<std::pair<double, double>> inference_s;
+  double preprocess_s = 0; // tokenisation on CPU before inference (0 when cached)
+  double metric_s = 0;     // metric computation on CPU after inference (code execution, judges)
+  bool cached = false;     // tokenised inputs cached: preprocessing is skipped
+};
+
+struct DatasetCatalogue {
+  std::vector<DatasetEntry> datasets;
+  std::string source; // "<embedded default>" or the file path
+
+  double inference_s(const DatasetEntry& dataset, double params_b) const;
+  const DatasetEntry* find(const std::string& name) const;
+};
+
+struct EvalSpec {
+  bool enabled = false;
+  DatasetCatalogue catalogue;
+  std::vector<std::string> datasets; // empty: every dataset of the catalogue
+  double model_params_b = 7;
+  int gpus_per_trial = 1;
+  double weight_bytes_per_param = 2;  // bf16 weights: what a trial loads
+  double pcie_GBps = 25;              // host memory -> GPU, for a model already on the node
+  // Datasets longer than this (inference seconds) are cut into equal chunks no longer than it;
+  // a scheduler may then run the chunks of one dataset on several GPUs. 0: never cut.
+  double chunk_s = 0;
+  // Campaigns submitted at these times (seconds), each evaluating every chosen dataset.
+  std::vector<double> campaigns_s;
+};
+
+// One piece of work of a campaign: a dataset, or a chunk of one.
+struct EvalChunk {
+  std::uint32_t campaign = 0;
+  std::uint32_t dataset = 0; // index into the catalogue
+  int chunk = 0;
+  int chunks = 1;
+  double preprocess_s = 0;
+  double inference_s = 0;
+  double metric_s = 0;
+  double model_bytes = 0;
+};
+
+} // namespace acmesim

@@ -1,0 +1,46 @@
+#pragma once
+#include "sim/policies/QueueScheduler.hpp"
+
+namespace acmesim {
+
+// Evaluation schedulers (Acme NSDI'24 §4.2, §6.2). Jobs that are not evaluation trials start in
+// strict submission order, as under fifo.
+//
+// eval-baseline: each dataset is one trial job holding its GPUs through every phase (remote
+// model load, preprocessing, inference, metric); its chunks, if the campaign cut it, run one
+// after another in that trial. Trials start in submission order, wherever they fit first.
+//
+// eval-decoupled: Acme's trial coordinator, each technique switchable on its own:
+// - local_model_load: the model is loaded from storage once per node into host memory, and
+//   trials read it from there;
+// - metric_on_cpu: a trial gives its GPUs to the next one when inference ends; its metric runs
+//   on CPUs meanwhile;
+// - runtime_packing: the queued trials of a campaign are packed by their known runtimes onto
+//   the free GPU slots, longest first onto the least-loaded slot, and each slot runs its
+//   trials as one group (the model stays loaded between them), those with the longest CPU
+//   metric first when metrics run on CPUs. Off: one trial per dataset, in submission order.
+class EvalScheduler final : public QueueScheduler {
+public:
+  struct Techniques {
+    bool local_model = false;
+    bool metric_on_cpu = false;
+    bool packing = false;
+  };
+  EvalScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement, Techniques techniques);
+
+protected:
+  void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
+
+private:
+  // Starts the queued trials of `campaign` packed onto the free GPU slots; false if none is free.
+  bool pack_campaign(const ClusterView& view, std::uint32_t campaign, std::set<JobId>& taken);
+  // Starts the queued chunks of the dataset of `first` as one trial; false if it does not fit.
+  bool start_dataset(const ClusterView& view, JobId first, std::set<JobId>& taken);
+  // Prior runtime of a trial on its GPUs, as the coordinator estimates it.
+  double gpu_time(const EvalChunk& chunk) const;
+  StartDecision decision(JobId job, Allocation allocation) const;
+
+  Techniques techniques_;
+};
+
+} // namespace acmesim

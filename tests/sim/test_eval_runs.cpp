@@ -1,0 +1,109 @@
+// Evaluation campaigns through the SimGrid engine on one node of two GPUs, worked out by hand.
+// One TEST_CASE per process (one engine per process): no SECTIONs here.
+//
+// Model loads are storage flows: 2 GB through a 16 Gb/s (2 GB/s) storage NIC at SimGrid's
+// LV08 efficiency (0.97 / 1.05), so L = 2e9 / (2e9 * 0.97 / 1.05) s alone, 2L when two trials
+// load through the NIC at once. From host memory the model takes 2 GB / 25 GB/s = 0.08 s.
+#include "models/evaluation/EvalCampaign.hpp"
+#include "tests/support/SimRun.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+namespace {
+
+const double LOAD = 2e9 / (2e9 * 0.97 / 1.05);
+const double PCIE = 2e9 / 25e9;
+
+DatasetEntry dataset(const std::string& name, double inference, double preprocess, double metric)
+{
+  DatasetEntry d;
+  d.name = name;
+  d.inference_s = {{1, inference}};
+  d.preprocess_s = preprocess;
+  d.metric_s = metric;
+  return d;
+}
+
+// d0: preprocess 10, inference 100, metric 50; d1: 10, 60, 0; d2: 0, 40, 30. A 1B model in
+// bf16 (2 GB), one GPU per trial, one campaign at 0.
+Scenario eval_scenario(const std::string& scheduler)
+{
+  ClusterSpec cluster = tiny_cluster(1, 1, 2);
+  cluster.pods[0].storage_nics = 1;
+  cluster.pods[0].storage_nic_bandwidth_Gbps = 16;
+  cluster.pods[0].fabric.link_latency_us = 0;
+  cluster.storage.latency_us = 0;
+  Scenario s = hand_built_scenario(cluster, scheduler);
+  s.evaluation.enabled = true;
+  s.evaluation.catalogue.datasets = {dataset("d0", 100, 10, 50), dataset("d1", 60, 10, 0), dataset("d2", 40, 0, 30)};
+  s.evaluation.model_params_b = 1;
+  s.evaluation.campaigns_s = {0};
+  return s;
+}
+
+Workload eval_workload(const Scenario& s)
+{
+  Workload w = hand_built_workload({});
+  append_eval_campaigns(s.evaluation, w);
+  normalise_workload(w);
+  return w;
+}
+
+const TrialTimes& times(const RunResult& r, const std::string& name, const Workload& w)
+{
+  for (const Job& j : w.jobs)
+    if (j.name == name) {
+      const TrialTimes* t = r.state->trial_times(j.id);
+      REQUIRE(t != nullptr);
+      return *t;
+    }
+  FAIL("no trial " << name);
+  throw;
+}
+
+} // namespace
+
+TEST_CASE("eval-baseline: three trials on two GPUs, every phase holding its GPU")
+{
+  // d0 and d1 start at 0 and load together (2L); d1 frees GPU1 at 2L + 70; d2 then loads alone
+  // (L) and ends at 3L + 140 after its metric; d0 frees GPU0 at 2L + 160 after its metric.
+  const Scenario s = eval_scenario("eval-baseline");
+  const Workload w = eval_workload(s);
+  const RunResult r = run_simulation(s, w);
+  CHECK(r.makespan_s == Approx(2 * LOAD + 160));
+  CHECK(times(r, "eval0-d0", w).load_s == Approx(2 * LOAD));
+  CHECK(times(r, "eval0-d1", w).load_s == Approx(2 * LOAD));
+  CHECK(times(r, "eval0-d2", w).load_s == Approx(LOAD)); // alone: half the time of two at once
+  CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(3 * LOAD + 140));
+  const Ledger& ledger = r.state->ledger();
+  CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(200));
+  CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(10 + 50 + 10 + 30));
+  CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(5 * LOAD));
+  CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
+}
+
+TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest first onto the least-loaded GPU")
+{
+  // GPU times without metrics: d0 110, d1 70, d2 40. Longest first: d0 -> GPU0, d1 -> GPU1,
+  // d2 -> GPU1 (70 < 110); GPU1 runs the trial with the longer metric first: d2, then d1.
+  // The node loads the model once (L), then each GPU copies it (P = 0.08 s).
+  // GPU0: d0 infers until L + P + 110, its metric ends at L + P + 160 (the makespan).
+  // GPU1: d2 until L + P + 40 (metric on CPU until L + P + 70), then d1 (no load) until L + P + 110.
+  const Scenario s = eval_scenario("eval-decoupled");
+  const Workload w = eval_workload(s);
+  const RunResult r = run_simulation(s, w);
+  CHECK(r.makespan_s == Approx(LOAD + PCIE + 160));
+  CHECK(times(r, "eval0-d0", w).load_s == Approx(LOAD + PCIE));
+  CHECK(times(r, "eval0-d2", w).load_s == Approx(LOAD + PCIE));
+  CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(LOAD + PCIE + 40));
+  CHECK(times(r, "eval0-d1", w).load_s == 0); // the model stayed on GPU1
+  CHECK(times(r, "eval0-d1", w).gpu_release_s == Approx(LOAD + PCIE + 110));
+  const Ledger& ledger = r.state->ledger();
+  CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(200));
+  CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(20)); // preprocessing only
+  CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE)));
+  CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
+}
