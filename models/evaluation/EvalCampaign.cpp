@@ -53,30 +53,37 @@ std::vector<std::uint32_t> chosen_datasets(const EvalSpec& spec)
 
 } // namespace
 
+std::vector<std::pair<Job, EvalChunk>> campaign_trials(const EvalSpec& spec, std::uint32_t campaign, double submit_s)
+{
+  std::vector<std::pair<Job, EvalChunk>> out;
+  for (const std::uint32_t d : chosen_datasets(spec)) {
+    const std::string base = "eval" + std::to_string(campaign) + "-" + spec.catalogue.datasets[d].name;
+    for (const EvalChunk& chunk : cut_dataset(spec, campaign, d)) {
+      Job job;
+      job.name = chunk.chunks > 1 ? base + "-" + std::to_string(chunk.chunk) : base;
+      job.user = "eval";
+      job.type = JobType::Eval;
+      job.gpus = spec.gpus_per_trial;
+      job.trace_nodes = 1;
+      job.cpus = 0;
+      job.submit_s = submit_s;
+      job.duration_s = chunk.preprocess_s + chunk.inference_s + chunk.metric_s;
+      job.final_state = JobState::Completed;
+      out.emplace_back(std::move(job), chunk);
+    }
+  }
+  return out;
+}
+
 void append_eval_campaigns(const EvalSpec& spec, Workload& workload)
 {
-  const std::vector<std::uint32_t> datasets = chosen_datasets(spec);
   for (std::size_t c = 0; c < spec.campaigns_s.size(); ++c) {
-    const auto campaign = static_cast<std::uint32_t>(c);
     workload.eval_campaigns_s.push_back(spec.campaigns_s[c]);
-    for (const std::uint32_t d : datasets) {
-      const std::string base = "eval" + std::to_string(c) + "-" + spec.catalogue.datasets[d].name;
-      for (const EvalChunk& chunk : cut_dataset(spec, campaign, d)) {
-        Job job;
-        job.id = static_cast<JobId>(workload.jobs.size());
-        job.name = chunk.chunks > 1 ? base + "-" + std::to_string(chunk.chunk) : base;
-        job.user = "eval";
-        job.type = JobType::Eval;
-        job.gpus = spec.gpus_per_trial;
-        job.trace_nodes = 1;
-        job.cpus = 0;
-        job.submit_s = spec.campaigns_s[c];
-        job.duration_s = chunk.preprocess_s + chunk.inference_s + chunk.metric_s;
-        job.final_state = JobState::Completed;
-        job.eval_chunk = static_cast<std::int32_t>(workload.eval_chunks.size());
-        workload.eval_chunks.push_back(chunk);
-        workload.jobs.push_back(std::move(job));
-      }
+    for (auto& [job, chunk] : campaign_trials(spec, static_cast<std::uint32_t>(c), spec.campaigns_s[c])) {
+      job.id = static_cast<JobId>(workload.jobs.size());
+      job.eval_chunk = static_cast<std::int32_t>(workload.eval_chunks.size());
+      workload.eval_chunks.push_back(chunk);
+      workload.jobs.push_back(std::move(job));
     }
   }
 }

@@ -12,6 +12,9 @@ namespace acmesim {
 // holding its GPU throughout would take, given the model is loaded).
 void append_eval_campaigns(const EvalSpec& spec, Workload& workload);
 
+// The trial jobs (id and eval_chunk left for the caller) and chunks of one campaign.
+std::vector<std::pair<Job, EvalChunk>> campaign_trials(const EvalSpec& spec, std::uint32_t campaign, double submit_s);
+
 // Chunks of one dataset: ceil(inference / chunk_s) equal parts (1 if chunk_s is 0), each with
 // its share of preprocessing, inference and metric time.
 std::vector<EvalChunk> cut_dataset(const EvalSpec& spec, std::uint32_t campaign, std::uint32_t dataset);

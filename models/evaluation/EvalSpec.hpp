@@ -41,7 +41,20 @@ struct EvalSpec {
   double chunk_s = 0;
   // Campaigns submitted at these times (seconds), each evaluating every chosen dataset.
   std::vector<double> campaigns_s;
+  // In whole-cluster runs: every this many completed checkpoints of a pretraining job of at
+  // least trigger_min_gpus GPUs, a campaign evaluates that checkpoint (0: never). The
+  // campaign's model is the job's (checkpoint.model_sizes), on gpus_for_model() GPUs per trial.
+  int every_checkpoints = 0;
+  int trigger_min_gpus = 64;
 };
+
+// GPUs per trial for a model of `params_b` billion parameters: its bf16 weights plus room for
+// the KV cache, on 80 GB GPUs: 1 up to 13B, 2 up to 34B, 4 up to 70B, 8 beyond (assumption,
+// ../shared/reference/models.md §3.4).
+inline int gpus_for_model(double params_b)
+{
+  return params_b <= 13 ? 1 : params_b <= 34 ? 2 : params_b <= 70 ? 4 : 8;
+}
 
 // One piece of work of a campaign: a dataset, or a chunk of one.
 struct EvalChunk {

@@ -84,11 +84,18 @@ void print_faults(const Json& summary)
 // Per evaluation campaign: makespan and where its trials' GPU time went.
 void print_evaluation(const Json& summary)
 {
-  const auto& campaigns = summary["evaluation"];
-  if (campaigns.is_null())
+  const auto& evaluation = summary["evaluation"];
+  if (evaluation.is_null())
     return;
-  for (const auto& c : campaigns) {
-    if (c["makespan_s"].is_null())
+  const auto& feedback = evaluation["feedback_latency_s"];
+  if (feedback["count"].get<std::size_t>() > 0) {
+    std::cout << fmt::format("evaluation   {} campaigns triggered by checkpoints; feedback latency (checkpoint "
+                             "written to all its trials done) mean {:.0f} s, p95 {:.0f} s\n",
+                             feedback["count"].get<std::size_t>(), feedback["mean"].get<double>(),
+                             feedback["p95"].get<double>());
+  }
+  for (const auto& c : evaluation["campaigns"]) {
+    if (c["makespan_s"].is_null() || c.contains("evaluates"))
       continue;
     const auto& h = c["trial_gpu_hours"];
     const double held = h["total_held"].get<double>();

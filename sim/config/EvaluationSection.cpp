@@ -27,7 +27,8 @@ const char* const EMBEDDED_CATALOGUE = "eval/datasets.yaml";
 const char* const EMBEDDED_SOURCE = "<embedded eval/datasets.yaml>";
 
 const std::vector<std::string> KEYS{"catalogue", "datasets", "model_params_b", "gpus_per_trial",
-                                    "weight_bytes_per_param", "pcie_GBps", "chunk_s", "campaigns_s"};
+                                    "weight_bytes_per_param", "pcie_GBps", "chunk_s", "campaigns_s",
+                                    "every_checkpoints", "trigger_min_gpus"};
 const std::vector<std::string> DATASET_KEYS{"name", "inference_s", "preprocess_s", "metric_s", "cached"};
 
 NumberRange positive_up_to(double max)
@@ -199,7 +200,7 @@ void read_campaigns(MapReader& m, std::vector<double>& out)
   if (!node || !checker.expect_list(*node, key))
     return;
   if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one campaign submission time in seconds, e.g. [0]");
+    out.clear(); // only campaigns triggered by checkpoints (checked by read_evaluation)
     return;
   }
   std::vector<double> times;
@@ -279,6 +280,12 @@ EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const s
       spec.chunk_s = *v;
   }
   read_campaigns(m, spec.campaigns_s);
+  m.read("every_checkpoints", spec.every_checkpoints, integer_between(0, 1e6));
+  m.read("trigger_min_gpus", spec.trigger_min_gpus, integer_between(1, 1e6));
+  if (spec.campaigns_s.empty() && spec.every_checkpoints == 0)
+    checker.error(*m.get("campaigns_s"), m.key_of("campaigns_s"),
+                  "expected at least one campaign submission time in seconds, e.g. [0], or campaigns triggered by "
+                  "checkpoints (every_checkpoints > 0)");
   return spec;
 }
 

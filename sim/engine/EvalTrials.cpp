@@ -6,6 +6,9 @@
 // once per campaign and node by the first trial that needs it (Acme NSDI'24 §6.2).
 #include "sim/engine/RunState.hpp"
 
+#include "models/checkpoint/CheckpointMath.hpp"
+#include "models/evaluation/EvalCampaign.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -198,6 +201,41 @@ void RunState::release_group(JobId leader, std::vector<SchedulerEvent>& events)
   }
   cluster_.give_back(record.allocation);
   events.push_back({EventKind::JobFinished, now_, leader, 0});
+}
+
+void RunState::checkpoint_committed(JobId id)
+{
+  const EvalSpec* spec = faults_.evaluation;
+  const Job& j = job(id);
+  if (!spec || !spec->enabled || spec->every_checkpoints <= 0 || j.type != JobType::Pretrain ||
+      j.gpus < spec->trigger_min_gpus)
+    return;
+  if (stats(id).checkpoints % spec->every_checkpoints == 0)
+    pending_triggers_.push_back(id); // launched at the next instant, now: see launch_triggered_campaigns
+}
+
+// Each pending checkpoint becomes a campaign evaluating that job's model, submitted now.
+void RunState::launch_triggered_campaigns(std::vector<SchedulerEvent>& events)
+{
+  std::vector<JobId> triggers;
+  triggers.swap(pending_triggers_);
+  for (JobId trigger : triggers) {
+    const auto campaign = static_cast<std::uint32_t>(campaigns_.size());
+    campaigns_.push_back({now_, static_cast<std::int64_t>(trigger), stats(trigger).checkpoints});
+    EvalSpec spec = *faults_.evaluation;
+    spec.model_params_b = model_params(*faults_.checkpoint, job(trigger).gpus) / 1e9;
+    spec.gpus_per_trial = gpus_for_model(spec.model_params_b);
+    for (auto& [trial, chunk] : campaign_trials(spec, campaign, now_)) {
+      const auto id = static_cast<JobId>(job_count());
+      trial.id = id;
+      trial.eval_chunk = static_cast<std::int32_t>(workload_->eval_chunks.size() + added_chunks_.size());
+      added_chunks_.push_back(chunk);
+      added_jobs_.push_back(std::move(trial));
+      records_.emplace_back();
+      queue_.insert(id);
+      events.push_back({EventKind::JobSubmitted, now_, id, 0});
+    }
+  }
 }
 
 } // namespace acmesim

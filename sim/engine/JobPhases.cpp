@@ -298,6 +298,7 @@ void RunState::transfer_done(double now, TransferId tid)
     a.upload.reset();
     a.committed_s = a.upload_progress_s;
     ++stats(id).checkpoints;
+    checkpoint_committed(id);
     if (a.phase == JobPhase::AwaitingUpload) {
       enter(id, a, JobPhase::Snapshot, events);
       arm(id, a, now_ + a.snapshot_s);
@@ -308,6 +309,7 @@ void RunState::transfer_done(double now, TransferId tid)
       a.committed_s = a.progress_s;
       a.next_checkpoint_s = a.progress_s + a.interval_s;
       ++stats(id).checkpoints;
+      checkpoint_committed(id);
     }
     enter_training(id, a, events); // after a write or a load
   }

@@ -14,6 +14,7 @@ RunState::RunState(const Topology& topology, const Workload& workload, Scheduler
     , cluster_(topology)
     , ledger_(topology.total_gpus())
     , records_(workload.jobs.size())
+    , base_jobs_(workload.jobs.size())
     , jobs_on_node_(topology.node_count())
     , down_reasons_(topology.node_count(), 0)
     , leaf_down_(topology.leaf_count(), false)
@@ -30,6 +31,8 @@ RunState::RunState(const Topology& topology, const Workload& workload, Scheduler
   if (!workload.eval_chunks.empty() && (!faults_.transfers || !faults_.evaluation))
     throw std::logic_error("evaluation trials need a transfer service and their spec");
   init_spares();
+  for (double t : workload.eval_campaigns_s)
+    campaigns_.push_back({t, -1, 0});
   for (std::size_t pod = 0; pod < topology.pod_count(); ++pod) {
     const auto& spec = topology.spec().pods[pod];
     largest_fit_ = std::max(largest_fit_, (spec.nodes - spares_wanted_[pod]) * spec.gpus_per_node);
@@ -57,6 +60,8 @@ double RunState::next_event_time() const
     t = std::min(t, job_timers_.top().time);
   if (!cpu_metrics_.empty())
     t = std::min(t, cpu_metrics_.top().first);
+  if (!pending_triggers_.empty())
+    t = std::min(t, now_);
   // Failures and repairs matter only while some job has yet to end: the run stops with its
   // last job, not with the failure model's endless stream.
   if (work_remains()) {
@@ -90,6 +95,7 @@ void RunState::process_instant(double now)
   finish_cpu_metrics();
   apply_repairs(events);
   apply_failures(events);
+  launch_triggered_campaigns(events);
   submit_jobs(events);
   if (events.empty())
     return;

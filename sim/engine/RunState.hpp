@@ -17,6 +17,7 @@
 #include "sim/policies/RecoveryPolicy.hpp"
 #include "sim/scheduler/SchedulerApi.hpp"
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -85,7 +86,16 @@ public:
   // for a storage flow that never ended, say): an internal error, not a result.
   bool all_jobs_done() const { return !work_remains(); }
 
-  const std::vector<JobRecord>& records() const { return records_; }
+  // Indexed by job id; jobs added during the run (evaluation campaigns triggered by
+  // checkpoints) come after the workload's.
+  const std::deque<JobRecord>& records() const { return records_; }
+  std::size_t job_count() const { return base_jobs_ + added_jobs_.size(); }
+  struct CampaignRun {
+    double submit_s = 0;
+    std::int64_t trigger_job = -1; // the pretraining job whose checkpoint it evaluates; -1: scheduled
+    int checkpoint = 0;            // which of that job's checkpoints
+  };
+  const std::vector<CampaignRun>& campaigns() const { return campaigns_; }
   const Ledger& ledger() const { return ledger_; }
   const RunCounters& counters() const { return counters_; }
   std::size_t ended_jobs() const { return ended_; }
@@ -100,7 +110,10 @@ public:
   double now() const override { return now_; }
   const Topology& topology() const override { return *topology_; }
   const ClusterState& cluster() const override { return cluster_; }
-  const Job& job(JobId id) const override { return workload_->jobs[id]; }
+  const Job& job(JobId id) const override
+  {
+    return id < base_jobs_ ? workload_->jobs[id] : added_jobs_[id - base_jobs_];
+  }
   const std::set<JobId>& queue() const override { return queue_; }
   RunningJob running(JobId id) const override;
   const EvalChunk& eval_chunk(JobId id) const override { return chunk_of(id); }
@@ -127,7 +140,7 @@ private:
   void apply(const Decisions& decisions, std::vector<SchedulerEvent>& events);
   JobShape checked_shape(const Job& j, const Allocation& allocation) const;
   void finish_job(JobId id, std::vector<SchedulerEvent>& events);
-  bool work_remains() const { return ended_ + counters_.rejected_jobs < workload_->jobs.size(); }
+  bool work_remains() const { return ended_ + counters_.rejected_jobs < job_count(); }
   void prune_stale_timers() const;
 
   // JobPhases.cpp
@@ -155,7 +168,13 @@ private:
   void release_group(JobId leader, std::vector<SchedulerEvent>& events);
   void node_model_ready(std::uint64_t key);
   void finish_cpu_metrics();
-  const EvalChunk& chunk_of(JobId id) const { return workload_->eval_chunks[job(id).eval_chunk]; }
+  const EvalChunk& chunk_of(JobId id) const
+  {
+    const auto k = static_cast<std::size_t>(job(id).eval_chunk);
+    return k < workload_->eval_chunks.size() ? workload_->eval_chunks[k] : added_chunks_[k - workload_->eval_chunks.size()];
+  }
+  void checkpoint_committed(JobId id); // may trigger an evaluation campaign
+  void launch_triggered_campaigns(std::vector<SchedulerEvent>& events);
 
   // FailureHandling.cpp
   void init_spares();
@@ -181,7 +200,12 @@ private:
   int largest_fit_ = 0; // most GPUs a job may ask for and still fit some pod when empty
   std::size_t next_arrival_ = 0;
   std::set<JobId> queue_;
-  std::vector<JobRecord> records_;
+  std::deque<JobRecord> records_;
+  std::size_t base_jobs_ = 0;
+  std::deque<Job> added_jobs_;          // a deque: references to jobs stay valid as it grows
+  std::deque<EvalChunk> added_chunks_;
+  std::vector<CampaignRun> campaigns_;
+  std::vector<JobId> pending_triggers_; // jobs whose checkpoint, committed now, asks for a campaign
   std::size_t ended_ = 0;
   RunCounters counters_;
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/report/Statistics.hpp"
+
 namespace acmesim {
 
 Json eval_config_json(const Scenario& scenario)
@@ -29,26 +31,29 @@ Json eval_config_json(const Scenario& scenario)
 
 Json evaluation_summary(const Scenario& scenario, const Workload& workload, const RunState& state)
 {
-  if (workload.eval_campaigns_s.empty())
+  (void)workload; // trials come from the run: checkpoints may add campaigns
+  const auto& runs = state.campaigns();
+  if (runs.empty())
     return nullptr;
   const auto& catalogue = scenario.evaluation.catalogue;
-  std::vector<Json> campaigns(workload.eval_campaigns_s.size());
   struct Totals {
     double end = 0, load = 0, cpu_wait = 0, inference = 0, metric_on_cpu = 0;
-    std::size_t trials = 0;
+    std::size_t trials = 0, ended = 0;
   };
-  std::vector<Totals> totals(workload.eval_campaigns_s.size());
-  std::vector<Json> trials(workload.eval_campaigns_s.size(), Json::array());
-  for (const Job& job : workload.jobs) {
+  std::vector<Totals> totals(runs.size());
+  std::vector<Json> trials(runs.size(), Json::array());
+  for (JobId id = 0; id < state.job_count(); ++id) {
+    const Job& job = state.job(id);
     if (!job.eval_trial())
       continue;
-    const EvalChunk& chunk = workload.eval_chunks[static_cast<std::size_t>(job.eval_chunk)];
-    const JobRecord& record = state.records()[job.id];
-    const TrialTimes* t = state.trial_times(job.id);
-    if (record.outcome != JobOutcome::Ended || !t)
-      continue;
+    const EvalChunk& chunk = state.eval_chunk(id);
     Totals& c = totals[chunk.campaign];
     ++c.trials;
+    const JobRecord& record = state.records()[id];
+    const TrialTimes* t = state.trial_times(id);
+    if (record.outcome != JobOutcome::Ended || !t)
+      continue;
+    ++c.ended;
     c.end = std::max(c.end, record.end_s);
     const double gpus = job.gpus;
     c.load += t->load_s * gpus;
@@ -56,6 +61,8 @@ Json evaluation_summary(const Scenario& scenario, const Workload& workload, cons
     c.cpu_wait += (t->preprocess_s + (metric_held ? t->metric_s : 0)) * gpus;
     c.inference += t->inference_s * gpus;
     c.metric_on_cpu += metric_held ? 0 : t->metric_s;
+    if (runs[chunk.campaign].trigger_job >= 0)
+      continue; // campaigns of a whole-cluster run are summarised, not listed trial by trial
     trials[chunk.campaign].push_back(Json{{"trial", job.name},
                                           {"dataset", catalogue.datasets[chunk.dataset].name},
                                           {"chunk", chunk.chunk},
@@ -68,24 +75,37 @@ Json evaluation_summary(const Scenario& scenario, const Workload& workload, cons
                                           {"metric_s", t->metric_s},
                                           {"metric_on_gpu", metric_held}});
   }
-  Json out = Json::array();
+  Json campaigns = Json::array();
+  std::vector<double> feedback; // checkpoint written -> all its trials done
   for (std::size_t i = 0; i < totals.size(); ++i) {
     const Totals& c = totals[i];
-    const double submit = workload.eval_campaigns_s[i];
+    const RunState::CampaignRun& run = runs[i];
+    const bool done = c.trials > 0 && c.ended == c.trials;
     const double held = c.load + c.cpu_wait + c.inference;
-    out.push_back(Json{{"campaign", i},
-                       {"submit_s", submit},
-                       {"trials", c.trials},
-                       {"makespan_s", c.trials > 0 ? Json(c.end - submit) : Json(nullptr)},
-                       {"trial_gpu_hours", Json{{"model_load", c.load / 3600},
-                                                {"cpu_wait", c.cpu_wait / 3600},
-                                                {"inference", c.inference / 3600},
-                                                {"total_held", held / 3600}}},
-                       {"gpu_busy_share_of_held", held > 0 ? Json(c.inference / held) : Json(nullptr)},
-                       {"metric_on_cpu_s", c.metric_on_cpu},
-                       {"trials_detail", trials[i]}});
+    Json entry{{"campaign", i},
+               {"submit_s", run.submit_s},
+               {"trials", c.trials},
+               {"makespan_s", done ? Json(c.end - run.submit_s) : Json(nullptr)},
+               {"trial_gpu_hours", Json{{"model_load", c.load / 3600},
+                                        {"cpu_wait", c.cpu_wait / 3600},
+                                        {"inference", c.inference / 3600},
+                                        {"total_held", held / 3600}}},
+               {"gpu_busy_share_of_held", held > 0 ? Json(c.inference / held) : Json(nullptr)},
+               {"metric_on_cpu_s", c.metric_on_cpu}};
+    if (run.trigger_job >= 0) {
+      entry["evaluates"] = Json{{"job_id", state.job(static_cast<JobId>(run.trigger_job)).name},
+                                {"checkpoint", run.checkpoint}};
+      if (done)
+        feedback.push_back(c.end - run.submit_s);
+    } else {
+      entry["trials_detail"] = trials[i];
+    }
+    campaigns.push_back(entry);
   }
-  return out;
+  const SampleSummary f = summarise(feedback);
+  return Json{{"campaigns", campaigns},
+              {"feedback_latency_s", f.count == 0 ? Json{{"count", 0}, {"mean", nullptr}, {"p95", nullptr}}
+                                                  : Json{{"count", f.count}, {"mean", f.mean}, {"p95", f.p95}}}};
 }
 
 } // namespace acmesim

@@ -10,7 +10,9 @@ namespace acmesim {
 using Json = nlohmann::ordered_json;
 
 Json eval_config_json(const Scenario& scenario);
-// One entry per campaign, or null without campaigns.
+// Per campaign its makespan and trial GPU time (with every trial's phase times for scheduled
+// campaigns), and the feedback latency of campaigns triggered by checkpoints; null without
+// campaigns.
 Json evaluation_summary(const Scenario& scenario, const Workload& workload, const RunState& state);
 
 } // namespace acmesim

@@ -42,8 +42,10 @@ void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
          "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr\n";
   fmt::memory_buffer row;
-  for (const Job& job : workload.jobs) {
-    const JobRecord& r = records[job.id];
+  (void)workload; // jobs come from the run: it may add evaluation trials to the workload's
+  for (JobId id = 0; id < result.state->job_count(); ++id) {
+    const Job& job = result.state->job(id);
+    const JobRecord& r = records[id];
     row.clear();
     const bool ran = r.outcome == JobOutcome::Ended;
     std::set<LeafId> leaves;

@@ -22,12 +22,13 @@ Json to_json(const SampleSummary& s)
 }
 
 // Wait and JCT of GPU jobs that ran, overall and per job type (types with jobs only).
-Json time_summaries(const Workload& workload, const std::vector<JobRecord>& records, bool wait)
+Json time_summaries(const RunState& state, bool wait)
 {
   std::vector<double> all;
   std::map<JobType, std::vector<double>> by_type;
-  for (const Job& job : workload.jobs) {
-    const JobRecord& r = records[job.id];
+  for (JobId id = 0; id < state.job_count(); ++id) {
+    const Job& job = state.job(id);
+    const JobRecord& r = state.records()[id];
     if (job.cpu_only() || r.outcome != JobOutcome::Ended)
       continue;
     const double v = wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
@@ -49,8 +50,9 @@ Json job_counts(const Workload& workload, const RunResult& result)
     by_state[std::string(to_string(s))] = 0;
   std::map<JobType, std::size_t> by_type;
   std::size_t gpu_jobs = 0;
-  for (const Job& job : workload.jobs) {
-    const JobRecord& r = records[job.id];
+  for (JobId id = 0; id < result.state->job_count(); ++id) {
+    const Job& job = result.state->job(id);
+    const JobRecord& r = records[id];
     if (r.outcome == JobOutcome::Ended)
       by_state[std::string(to_string(job.final_state))]++;
     by_type[job.type]++;
@@ -63,7 +65,7 @@ Json job_counts(const Workload& workload, const RunResult& result)
   for (JobType t : ALL_JOB_TYPES)
     types[std::string(to_string(t))] = by_type[t];
   const auto& c = result.state->counters();
-  return Json{{"total", workload.jobs.size()},
+  return Json{{"total", result.state->job_count()},
               {"gpu", gpu_jobs},
               {"cpu_only", c.cpu_only_jobs},
               {"rejected", c.rejected_jobs},
@@ -88,7 +90,6 @@ Json make_summary(const Scenario& scenario, const Workload& workload, const RunR
   const Ledger& ledger = result.state->ledger();
   const double total = ledger.total_gpu_seconds();
   const auto share = [&](double s) { return total > 0 ? s / total : 0.0; };
-  const auto& records = result.state->records();
   const auto& c = result.state->counters();
   Json summary;
   summary["program"] = Json{{"name", "acmesim"}, {"version", VERSION}};
@@ -96,8 +97,8 @@ Json make_summary(const Scenario& scenario, const Workload& workload, const RunR
   summary["seed"] = scenario.seed;
   summary["makespan_s"] = result.makespan_s;
   summary["jobs"] = job_counts(workload, result);
-  summary["wait_s"] = time_summaries(workload, records, true);
-  summary["jct_s"] = time_summaries(workload, records, false);
+  summary["wait_s"] = time_summaries(*result.state, true);
+  summary["jct_s"] = time_summaries(*result.state, false);
   summary["gpu_hours"] = gpu_hours(ledger);
   summary["lost_gpu_hours"] = lost_gpu_hours(ledger);
   summary["failures"] = failure_counts(*result.state);

@@ -20,7 +20,7 @@ double eval_makespan(const std::string& args, const std::string& out)
   INFO(o.err);
   REQUIRE(o.exit_code == 0);
   const auto summary = nlohmann::json::parse(slurp(scratch() / out / "summary.json"));
-  const auto& campaign = summary.at("evaluation").at(0);
+  const auto& campaign = summary.at("evaluation").at("campaigns").at(0);
   CHECK(campaign.at("trials").get<int>() == static_cast<int>(campaign.at("trials_detail").size()));
   return campaign.at("makespan_s").get<double>();
 }

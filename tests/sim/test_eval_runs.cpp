@@ -5,6 +5,7 @@
 // LV08 efficiency (0.97 / 1.05), so L = 2e9 / (2e9 * 0.97 / 1.05) s alone, 2L when two trials
 // load through the NIC at once. From host memory the model takes 2 GB / 25 GB/s = 0.08 s.
 #include "models/evaluation/EvalCampaign.hpp"
+#include "sim/report/EvalReports.hpp"
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
@@ -106,4 +107,39 @@ TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest first ont
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(20)); // preprocessing only
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE)));
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
+}
+
+TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and their feedback latency is reported")
+{
+  // j0 (8 GPUs, Pretrain, 2500 s) checkpoints a 1B model (14 GB, on its node's 2 GB/s storage
+  // NIC: write w) at 1000 and 2000 s of training; each checkpoint triggers a campaign of d2
+  // (inference 40 s, metric 30 s) on one GPU of the other node: load L, 40 s, metric 30 s on
+  // the GPU (eval-baseline). Feedback latency = L + 70 for both.
+  ClusterSpec cluster = tiny_cluster(2, 2);
+  cluster.pods[0].storage_nics = 1;
+  cluster.pods[0].storage_nic_bandwidth_Gbps = 16;
+  cluster.pods[0].fabric.link_latency_us = 0;
+  cluster.storage.latency_us = 0;
+  Scenario s = hand_built_scenario(cluster, "eval-baseline");
+  s.checkpoint.enabled = true;
+  s.checkpoint.model_sizes = {{8, 1}};
+  s.checkpoint.interval_s = 1000;
+  s.evaluation.enabled = true;
+  s.evaluation.catalogue.datasets = {dataset("d2", 40, 0, 30)};
+  s.evaluation.every_checkpoints = 1;
+  s.evaluation.trigger_min_gpus = 8;
+  const Workload w = hand_built_workload({make_job(0, 0, 8, 2500, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+
+  REQUIRE(r.state->campaigns().size() == 2);
+  const double write = 14e9 / (2e9 * 0.97 / 1.05);
+  CHECK(r.state->campaigns()[0].submit_s == Approx(1000 + write));
+  CHECK(r.state->campaigns()[1].submit_s == Approx(2000 + 2 * write));
+  CHECK(r.state->job_count() == 3);
+  const Json summary = evaluation_summary(s, w, *r.state);
+  const auto& feedback = summary.at("feedback_latency_s");
+  CHECK(feedback.at("count").get<int>() == 2);
+  CHECK(feedback.at("mean").get<double>() == Approx(LOAD + 70));
+  CHECK(r.makespan_s == Approx(2500 + 2 * write));
+  CHECK(r.state->ledger().total_gpu_seconds() == Approx(16 * r.makespan_s));
 }
