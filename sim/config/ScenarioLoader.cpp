@@ -396,6 +396,11 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     if (const ConfigNode* checkpoint = top.get("checkpoint"))
       scenario.checkpoint = read_checkpoint(checker, *checkpoint);
     scenario.recovery = read_recovery(checker, top.get("recovery"));
+    for (const auto& pod : scenario.cluster.pods)
+      if (scenario.evaluation.enabled && scenario.evaluation.gpus_per_trial > pod.gpus_per_node)
+        checker.error(*top.get("evaluation"), "evaluation.gpus_per_trial",
+                      "a trial must fit on one node: pod '" + pod.name + "' has " +
+                          std::to_string(pod.gpus_per_node) + " GPUs per node");
     if (top.get("evaluation") && scenario.failures.source != FailureSpec::Source::None)
       checker.error(*top.get("evaluation"), "evaluation",
                     "evaluation campaigns cannot be combined with failures yet: remove one of the two sections");

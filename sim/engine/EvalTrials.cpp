@@ -10,6 +10,7 @@
 #include "models/evaluation/EvalCampaign.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace acmesim {
@@ -224,7 +225,11 @@ void RunState::launch_triggered_campaigns(std::vector<SchedulerEvent>& events)
     campaigns_.push_back({now_, static_cast<std::int64_t>(trigger), stats(trigger).checkpoints});
     EvalSpec spec = *faults_.evaluation;
     spec.model_params_b = model_params(*faults_.checkpoint, job(trigger).gpus) / 1e9;
-    spec.gpus_per_trial = gpus_for_model(spec.model_params_b);
+    // A trial fits on one node (the model copy in host memory is per node).
+    int node_gpus = std::numeric_limits<int>::max();
+    for (const auto& pod : topology_->spec().pods)
+      node_gpus = std::min(node_gpus, pod.gpus_per_node);
+    spec.gpus_per_trial = std::min(gpus_for_model(spec.model_params_b), node_gpus);
     for (auto& [trial, chunk] : campaign_trials(spec, campaign, now_)) {
       const auto id = static_cast<JobId>(job_count());
       trial.id = id;
