@@ -175,7 +175,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   const double wall = std::max(result.wall_seconds, 1e-9);
   log_info(fmt::format("replay: {} jobs in {:.3f} s wall ({:.0f} jobs/s, {:.1f} simulated days per wall second); "
                        "results written in {:.3f} s; peak RSS {:.0f} MB",
-                       workload.jobs.size(), result.wall_seconds, static_cast<double>(workload.jobs.size()) / wall,
+                       result.state->job_count(), result.wall_seconds,
+                       static_cast<double>(result.state->job_count()) / wall,
                        result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
   print_summary(make_summary(scenario, workload, result), out_dir);
   return EXIT_OK;

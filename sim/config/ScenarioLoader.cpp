@@ -401,6 +401,13 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
         checker.error(*top.get("evaluation"), "evaluation.gpus_per_trial",
                       "a trial must fit on one node: pod '" + pod.name + "' has " +
                           std::to_string(pod.gpus_per_node) + " GPUs per node");
+    const auto& ckpt = scenario.checkpoint;
+    if (scenario.evaluation.every_checkpoints > 0 &&
+        (!ckpt.enabled ||
+         std::find(ckpt.job_types.begin(), ckpt.job_types.end(), JobType::Pretrain) == ckpt.job_types.end()))
+      checker.error(*top.get("evaluation"), "evaluation.every_checkpoints",
+                    "campaigns are triggered by checkpoints of Pretrain jobs: enable checkpoint (with Pretrain in "
+                    "checkpoint.job_types)");
     if (top.get("evaluation") && scenario.failures.source != FailureSpec::Source::None)
       checker.error(*top.get("evaluation"), "evaluation",
                     "evaluation campaigns cannot be combined with failures yet: remove one of the two sections");

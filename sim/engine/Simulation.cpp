@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -55,7 +56,7 @@ private:
     // compare exactly with the ones RunState computed.
     state_.process_instant(t);
     if (options_.progress && (++instants_ & 0xFFFF) == 0)
-      options_.progress(t, state_.ended_jobs(), total_jobs_);
+      options_.progress(t, state_.ended_jobs(), std::max(total_jobs_, state_.job_count()));
     arm();
   }
 
@@ -141,7 +142,7 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
     throw std::logic_error("the run ended with jobs that never finished");
   result.makespan_s = result.state->ledger().now();
   if (options.progress)
-    options.progress(result.makespan_s, result.state->ended_jobs(), workload.jobs.size());
+    options.progress(result.makespan_s, result.state->ended_jobs(), result.state->job_count());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

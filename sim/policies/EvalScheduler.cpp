@@ -1,7 +1,5 @@
 #include "sim/policies/EvalScheduler.hpp"
 
-#include "models/evaluation/TrialPacking.hpp"
-
 #include <algorithm>
 #include <map>
 
@@ -76,43 +74,32 @@ bool EvalScheduler::start_dataset(const ClusterView& view, JobId first, std::set
 
 bool EvalScheduler::pack_campaign(const ClusterView& view, std::uint32_t campaign, std::set<JobId>& taken)
 {
-  // The campaign's queued trials, grouped by GPU count (a slot holds trials of one size).
-  std::map<int, std::vector<JobId>> by_size;
+  // The campaign's queued trials, longest first: by GPU time, plus the metric when it runs on
+  // CPUs, so that long CPU work starts early and overlaps the rest (ties by job id). Each free
+  // slot (whole groups of a trial's GPUs on one node, lowest node first) takes the longest
+  // trial left; the rest wait for the next free slot. This is longest-first list scheduling:
+  // it plans only the GPUs free now, so GPUs freed later still serve the campaign.
+  std::vector<JobId> trials;
   for (JobId id : view.queue())
     if (!taken.count(id) && view.job(id).eval_trial() && view.eval_chunk(id).campaign == campaign)
-      by_size[view.job(id).gpus].push_back(id);
+      trials.push_back(id);
+  const auto priority = [&](JobId id) {
+    const EvalChunk& c = view.eval_chunk(id);
+    return gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0);
+  };
+  std::stable_sort(trials.begin(), trials.end(), [&](JobId a, JobId b) { return priority(a) > priority(b); });
   bool started = false;
-  for (auto& [gpus, trials] : by_size) {
-    // Free slots: whole groups of `gpus` GPUs on one node, lowest node first.
-    std::vector<Allocation> slots;
-    const auto& topology = mirror().topology();
-    for (NodeId node = 0; node < topology.node_count(); ++node)
-      for (int k = 0; k < mirror().free_gpus(node) / gpus; ++k)
-        slots.push_back(Allocation{{{node, gpus}}});
-    if (slots.empty())
-      continue;
-    std::vector<double> durations;
-    for (JobId id : trials)
-      durations.push_back(gpu_time(view.eval_chunk(id)));
-    auto plan = longest_first(durations, std::min(slots.size(), trials.size()));
-    // With metrics on CPUs, a slot runs its trials with the longest metric first, so that the
-    // CPU work overlaps the slot's remaining GPU work instead of trailing after it.
-    if (techniques_.metric_on_cpu)
-      for (auto& slot : plan)
-        std::stable_sort(slot.begin(), slot.end(), [&](std::size_t a, std::size_t b) {
-          return view.eval_chunk(trials[a]).metric_s > view.eval_chunk(trials[b]).metric_s;
-        });
-    for (std::size_t s = 0; s < plan.size(); ++s) {
-      if (plan[s].empty())
-        continue;
-      StartDecision d = decision(trials[plan[s].front()], slots[s]);
-      for (std::size_t k = 1; k < plan[s].size(); ++k)
-        d.then.push_back(trials[plan[s][k]]);
-      for (std::size_t item : plan[s])
-        taken.insert(trials[item]);
-      start_on(view, std::move(d));
-      started = true;
-    }
+  const auto& topology = mirror().topology();
+  for (JobId id : trials) {
+    const int gpus = view.job(id).gpus;
+    NodeId node = 0;
+    while (node < topology.node_count() && mirror().free_gpus(node) < gpus)
+      ++node;
+    if (node == topology.node_count())
+      continue; // no slot of this size now; a smaller trial may still fit
+    taken.insert(id);
+    start_on(view, decision(id, Allocation{{{node, gpus}}}));
+    started = true;
   }
   return started;
 }

@@ -15,10 +15,10 @@ namespace acmesim {
 //   trials read it from there;
 // - metric_on_cpu: a trial gives its GPUs to the next one when inference ends; its metric runs
 //   on CPUs meanwhile;
-// - runtime_packing: the queued trials of a campaign are packed by their known runtimes onto
-//   the free GPU slots, longest first onto the least-loaded slot, and each slot runs its
-//   trials as one group (the model stays loaded between them), those with the longest CPU
-//   metric first when metrics run on CPUs. Off: one trial per dataset, in submission order.
+// - runtime_packing: the queued trials (chunks) of a campaign start by their known runtimes,
+//   longest first, each on the next free GPU slot (longest-first list scheduling; with metrics
+//   on CPUs the metric counts in the length, so long CPU work starts early). Off: one trial
+//   per dataset, its chunks in a row, in submission order.
 class EvalScheduler final : public QueueScheduler {
 public:
   struct Techniques {
@@ -32,7 +32,7 @@ protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
 
 private:
-  // Starts the queued trials of `campaign` packed onto the free GPU slots; false if none is free.
+  // Starts the longest queued trials of `campaign` on the free GPU slots; false if none started.
   bool pack_campaign(const ClusterView& view, std::uint32_t campaign, std::set<JobId>& taken);
   // Starts the queued chunks of the dataset of `first` as one trial; false if it does not fit.
   bool start_dataset(const ClusterView& view, JobId first, std::set<JobId>& taken);

@@ -26,7 +26,9 @@ Json eval_config_json(const Scenario& scenario)
               {"weight_bytes_per_param", e.weight_bytes_per_param},
               {"pcie_GBps", e.pcie_GBps},
               {"chunk_s", e.chunk_s},
-              {"campaigns_s", e.campaigns_s}};
+              {"campaigns_s", e.campaigns_s},
+              {"every_checkpoints", e.every_checkpoints},
+              {"trigger_min_gpus", e.trigger_min_gpus}};
 }
 
 Json evaluation_summary(const Scenario& scenario, const Workload& workload, const RunState& state)

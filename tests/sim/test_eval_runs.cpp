@@ -86,26 +86,26 @@ TEST_CASE("eval-baseline: three trials on two GPUs, every phase holding its GPU"
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
 }
 
-TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest first onto the least-loaded GPU")
+TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest trial first on the next free GPU")
 {
-  // GPU times without metrics: d0 110, d1 70, d2 40. Longest first: d0 -> GPU0, d1 -> GPU1,
-  // d2 -> GPU1 (70 < 110); GPU1 runs the trial with the longer metric first: d2, then d1.
-  // The node loads the model once (L), then each GPU copies it (P = 0.08 s).
-  // GPU0: d0 infers until L + P + 110, its metric ends at L + P + 160 (the makespan).
-  // GPU1: d2 until L + P + 40 (metric on CPU until L + P + 70), then d1 (no load) until L + P + 110.
+  // Lengths with the metric (it runs on CPUs): d0 160, d1 70, d2 70 (tie: d1 first, by id).
+  // d0 and d1 take the two GPUs at 0; the node loads the model once (L), then each GPU copies
+  // it from host memory (P = 0.08 s). d1 leaves GPU1 at L + P + 70; d2 then copies the model
+  // (P), infers until L + 2P + 110 and its metric ends at L + 2P + 140. d0 infers until
+  // L + P + 110 and its metric ends at L + P + 160: the makespan.
   const Scenario s = eval_scenario("eval-decoupled");
   const Workload w = eval_workload(s);
   const RunResult r = run_simulation(s, w);
   CHECK(r.makespan_s == Approx(LOAD + PCIE + 160));
   CHECK(times(r, "eval0-d0", w).load_s == Approx(LOAD + PCIE));
-  CHECK(times(r, "eval0-d2", w).load_s == Approx(LOAD + PCIE));
-  CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(LOAD + PCIE + 40));
-  CHECK(times(r, "eval0-d1", w).load_s == 0); // the model stayed on GPU1
-  CHECK(times(r, "eval0-d1", w).gpu_release_s == Approx(LOAD + PCIE + 110));
+  CHECK(times(r, "eval0-d1", w).load_s == Approx(LOAD + PCIE)); // waited for the node's copy
+  CHECK(times(r, "eval0-d1", w).gpu_release_s == Approx(LOAD + PCIE + 70));
+  CHECK(times(r, "eval0-d2", w).load_s == Approx(PCIE)); // the copy was there
+  CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(LOAD + 2 * PCIE + 110));
   const Ledger& ledger = r.state->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(200));
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(20)); // preprocessing only
-  CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE)));
+  CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE) + PCIE));
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
 }
 
