@@ -1,7 +1,6 @@
 #include "sim/policies/EvalScheduler.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace acmesim {
 
@@ -29,7 +28,7 @@ StartDecision EvalScheduler::decision(JobId job, Allocation allocation) const
 void EvalScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>&)
 {
   std::set<JobId> taken; // queued jobs this pass has already put into a decision
-  std::set<std::uint32_t> packed_campaigns;
+  std::set<std::uint32_t> packed_campaigns; // each campaign is packed once per pass
   for (JobId id : view.queue()) {
     if (taken.count(id))
       continue;
