@@ -30,7 +30,7 @@ const TrialTimes* RunState::trial_times(JobId id) const
   return it == trial_times_.end() ? nullptr : &it->second;
 }
 
-void RunState::begin_trials(const StartDecision& start, std::vector<SchedulerEvent>& events)
+void RunState::begin_trials(const StartDecision& start)
 {
   const JobId leader = start.job;
   const Job& lead = job(leader);
@@ -50,7 +50,6 @@ void RunState::begin_trials(const StartDecision& start, std::vector<SchedulerEve
   a.local_model = start.local_model;
   a.metric_on_cpu = start.metric_on_cpu;
   a.on_gpu = leader;
-  (void)events;
   start_trial(leader, a, true);
 }
 

@@ -225,7 +225,7 @@ void RunState::apply(const Decisions& decisions, std::vector<SchedulerEvent>& ev
       jobs_on_node_[part.node].push_back(start.job);
     ledger_.move(GpuState::Idle, GpuState::Restart, start.allocation.gpus_held()); // begin_job sets the phase
     if (j.eval_trial()) {
-      begin_trials(start, events);
+      begin_trials(start);
       continue;
     }
     if (!start.then.empty() || start.local_model || start.metric_on_cpu)

@@ -159,7 +159,7 @@ private:
   double shard_bytes(const ActiveJob& a, const Job& j) const;
 
   // EvalTrials.cpp
-  void begin_trials(const StartDecision& start, std::vector<SchedulerEvent>& events);
+  void begin_trials(const StartDecision& start);
   void start_trial(JobId leader, ActiveJob& a, bool load);
   void model_loaded(JobId leader, ActiveJob& a);
   void eval_timer(JobId leader, ActiveJob& a, std::vector<SchedulerEvent>& events);

@@ -31,9 +31,8 @@ Json eval_config_json(const Scenario& scenario)
               {"trigger_min_gpus", e.trigger_min_gpus}};
 }
 
-Json evaluation_summary(const Scenario& scenario, const Workload& workload, const RunState& state)
+Json evaluation_summary(const Scenario& scenario, const RunState& state)
 {
-  (void)workload; // trials come from the run: checkpoints may add campaigns
   const auto& runs = state.campaigns();
   if (runs.empty())
     return nullptr;

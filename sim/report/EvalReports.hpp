@@ -13,6 +13,6 @@ Json eval_config_json(const Scenario& scenario);
 // Per campaign its makespan and trial GPU time (with every trial's phase times for scheduled
 // campaigns), and the feedback latency of campaigns triggered by checkpoints; null without
 // campaigns.
-Json evaluation_summary(const Scenario& scenario, const Workload& workload, const RunState& state);
+Json evaluation_summary(const Scenario& scenario, const RunState& state);
 
 } // namespace acmesim

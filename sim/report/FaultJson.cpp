@@ -160,12 +160,11 @@ JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultS
   return split;
 }
 
-Json training_jobs(const Workload& workload, const RunState& state)
+Json training_jobs(const RunState& state)
 {
   Json jobs = Json::array();
   std::vector<double> ettrs;
   std::size_t interruptions = 0;
-  (void)workload; // jobs come from the run: it may add evaluation trials to the workload's
   for (JobId id = 0; id < state.job_count(); ++id) {
     const Job& job = state.job(id);
     if (job.type != JobType::Pretrain || job.cpu_only())

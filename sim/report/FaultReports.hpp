@@ -28,6 +28,6 @@ Json fault_config_json(const Scenario& scenario);
 Json lost_gpu_hours(const Ledger& ledger);
 Json failure_counts(const RunState& state);
 // ETTR summary and one entry per pretraining job that ran.
-Json training_jobs(const Workload& workload, const RunState& state);
+Json training_jobs(const RunState& state);
 
 } // namespace acmesim

@@ -35,14 +35,13 @@ std::string csv_field(const std::string& text)
 
 } // namespace
 
-void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult& result)
+void write_jobs_csv(std::ostream& out, const RunResult& result)
 {
   const auto& topology = *result.topology;
   const auto& records = result.state->records();
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
          "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr\n";
   fmt::memory_buffer row;
-  (void)workload; // jobs come from the run: it may add evaluation trials to the workload's
   for (JobId id = 0; id < result.state->job_count(); ++id) {
     const Job& job = result.state->job(id);
     const JobRecord& r = records[id];

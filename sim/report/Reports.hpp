@@ -13,7 +13,8 @@ namespace acmesim {
 
 using Json = nlohmann::ordered_json;
 
-void write_jobs_csv(std::ostream& out, const Workload& workload, const RunResult& result);
+// One row per job of the run: the workload's and the trials it added.
+void write_jobs_csv(std::ostream& out, const RunResult& result);
 Json make_summary(const Scenario& scenario, const Workload& workload, const RunResult& result);
 Json scenario_to_json(const Scenario& scenario);
 

@@ -102,8 +102,8 @@ Json make_summary(const Scenario& scenario, const Workload& workload, const RunR
   summary["gpu_hours"] = gpu_hours(ledger);
   summary["lost_gpu_hours"] = lost_gpu_hours(ledger);
   summary["failures"] = failure_counts(*result.state);
-  summary["training"] = training_jobs(workload, *result.state);
-  summary["evaluation"] = evaluation_summary(scenario, workload, *result.state);
+  summary["training"] = training_jobs(*result.state);
+  summary["evaluation"] = evaluation_summary(scenario, *result.state);
   summary["utilisation"] = Json{
       {"mean_gpu_busy", share(ledger.gpu_seconds(GpuState::Busy))},
       {"mean_gpu_allocated", share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))}};
@@ -120,7 +120,7 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   std::filesystem::remove(dir / "summary.json");
   {
     AtomicFile jobs(dir / "jobs.csv");
-    write_jobs_csv(jobs.stream(), workload, result);
+    write_jobs_csv(jobs.stream(), result);
     jobs.commit();
   }
   // The failures that took effect, in the recorded-list format: `failures: {recorded: ...}`

@@ -136,7 +136,7 @@ TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and the
   CHECK(r.state->campaigns()[0].submit_s == Approx(1000 + write));
   CHECK(r.state->campaigns()[1].submit_s == Approx(2000 + 2 * write));
   CHECK(r.state->job_count() == 3);
-  const Json summary = evaluation_summary(s, w, *r.state);
+  const Json summary = evaluation_summary(s, *r.state);
   const auto& feedback = summary.at("feedback_latency_s");
   CHECK(feedback.at("count").get<int>() == 2);
   CHECK(feedback.at("mean").get<double>() == Approx(LOAD + 70));
