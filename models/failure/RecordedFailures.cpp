@@ -1,13 +1,12 @@
 #include "models/failure/RecordedFailures.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/workload/TraceFormat.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <istream>
 #include <limits>
 #include <optional>
@@ -20,23 +19,14 @@ namespace acmesim {
 
 namespace {
 
-// Beyond 31 years: a typo, not a failure time (the trace readers use the same bound).
-constexpr double MAX_SECONDS = 1e9;
-// More problems than this only bury the first ones; the rest are counted in one line.
-constexpr std::size_t MAX_SHOWN = 50;
+using trace_io::BadRowLog;
+using trace_io::is_blank;
+using trace_io::trim;
 
 enum Column : std::size_t { Time, Comp, Target, Category, Repair, Kind, COLUMN_COUNT };
 constexpr std::array<std::string_view, COLUMN_COUNT> COLUMN_NAMES{"time_s",   "component", "target",
                                                                   "category", "repair_s",  "repair_kind"};
 constexpr std::string_view HEADER = "time_s,component,target,category,repair_s,repair_kind";
-
-std::string_view trim(std::string_view s)
-{
-  const std::size_t first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos)
-    return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
 
 std::vector<std::string_view> split(std::string_view line)
 {
@@ -51,37 +41,17 @@ std::vector<std::string_view> split(std::string_view line)
   }
 }
 
-// A number of seconds in [0, 1e9]; from_chars refuses "nan" and "inf" only in some spellings,
+// A number of seconds in [0, MAX_TRACE_SECONDS] (beyond: a typo, as in traces); from_chars refuses "nan" and "inf" only in some spellings,
 // so finiteness is checked as well.
 std::optional<double> parse_seconds(std::string_view s)
 {
   double v = 0;
   const char* end = s.data() + s.size();
   const auto [ptr, ec] = std::from_chars(s.data(), end, v);
-  if (s.empty() || ec != std::errc{} || ptr != end || !std::isfinite(v) || v < 0 || v > MAX_SECONDS)
+  if (s.empty() || ec != std::errc{} || ptr != end || !std::isfinite(v) || v < 0 || v > MAX_TRACE_SECONDS)
     return std::nullopt;
   return v;
 }
-
-// Every problem found, capped; thrown together at the end.
-class Problems {
-public:
-  void add(std::string where, std::string_view key, std::string_view value, std::string message)
-  {
-    if (++count_ <= MAX_SHOWN)
-      list_.add(std::move(where), std::string(key), std::string(value), std::move(message));
-  }
-  void throw_if_any(const std::string& source)
-  {
-    if (count_ > MAX_SHOWN)
-      list_.add(source, "", "", "... and " + std::to_string(count_ - MAX_SHOWN) + " more problems");
-    list_.throw_if_any();
-  }
-
-private:
-  DiagnosticList list_;
-  std::size_t count_ = 0;
-};
 
 // Names of the cluster's nodes and leaf switches, for targets.
 struct Names {
@@ -103,7 +73,7 @@ struct Names {
 
 // The target of a `component` failure; nullopt after reporting it.
 std::optional<std::uint32_t> parse_target(Component component, std::string_view text, const Names& names,
-                                          const std::string& where, Problems& problems)
+                                          const std::string& where, BadRowLog& problems)
 {
   const std::string_view key = COLUMN_NAMES[Target];
   if (component == Component::Storage) {
@@ -140,23 +110,16 @@ std::string format_seconds(double v)
 std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string& source_name,
                                              const Topology& topology)
 {
-  Problems problems;
+  BadRowLog problems(source_name);
   std::string line;
   std::size_t line_no = 0;
-  auto next_line = [&]() {
-    if (!std::getline(in, line))
-      return false;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    return true;
-  };
+  auto next_line = [&]() { return trace_io::next_line(in, line, line_no); };
   auto where = [&]() { return source_name + ":" + std::to_string(line_no); };
 
   // Header: the first non-blank line.
   bool have_header = false;
   while (!have_header && next_line())
-    have_header = !trim(line).empty();
+    have_header = !is_blank(line);
   if (!have_header)
     throw InputError(Diagnostic{source_name, "", "",
                                 "empty file, expected the header line " + std::string(HEADER) +
@@ -182,64 +145,54 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
     if (!position[c] && c != Kind)
       problems.add(where(), COLUMN_NAMES[c], "", "missing column; the header must name " + std::string(HEADER) +
                                                      " (in any order; repair_kind optional)");
-  problems.throw_if_any(source_name); // rows cannot be read without their columns
+  problems.throw_if_any(); // rows cannot be read without their columns
 
   const Names names(topology);
   std::vector<FailureEvent> events;
   while (next_line()) {
-    if (trim(line).empty())
+    if (is_blank(line))
       continue;
     const std::vector<std::string_view> fields = split(line);
     if (fields.size() != header.size()) {
       problems.add(where(), "", line,
                    "expected " + std::to_string(header.size()) + " comma-separated fields as in the header (" +
                        header_line + "), found " + std::to_string(fields.size()));
+      problems.end_row();
       continue;
     }
     auto field = [&](Column c) { return fields[*position[c]]; };
     FailureEvent e;
-    bool ok = true;
     auto seconds = [&](Column c, double& out) {
       if (const auto v = parse_seconds(field(c)))
         out = *v;
-      else {
+      else
         problems.add(where(), COLUMN_NAMES[c], field(c), "a number of seconds >= 0 and <= 1e9");
-        ok = false;
-      }
     };
     seconds(Time, e.time_s);
     seconds(Repair, e.repair_s);
     const auto component = parse_component(field(Comp));
     if (!component) {
       problems.add(where(), COLUMN_NAMES[Comp], field(Comp), "one of: " + component_names());
-      ok = false;
     } else if (const auto target = parse_target(*component, field(Target), names, where(), problems)) {
       e.component = *component;
       e.target = *target;
-    } else {
-      ok = false;
     }
     if (const auto category = parse_failure_category(field(Category)))
       e.category = *category;
-    else {
+    else
       problems.add(where(), COLUMN_NAMES[Category], field(Category), "one of: " + failure_category_names());
-      ok = false;
-    }
     if (position[Kind]) {
       const std::string_view kind = field(Kind);
       if (kind == "replacement")
         e.replacement = true;
-      else if (!kind.empty() && kind != "reboot") {
+      else if (!kind.empty() && kind != "reboot")
         problems.add(where(), COLUMN_NAMES[Kind], kind, "one of: reboot, replacement (empty: reboot)");
-        ok = false;
-      }
     }
-    if (ok)
+    if (problems.end_row())
       events.push_back(e);
   }
-  if (in.bad())
-    problems.add(source_name, "", "", "read error");
-  problems.throw_if_any(source_name);
+  trace_io::throw_if_read_error(in, source_name);
+  problems.throw_if_any();
   std::stable_sort(events.begin(), events.end(),
                    [](const FailureEvent& a, const FailureEvent& b) { return a.time_s < b.time_s; });
   return events;
@@ -247,13 +200,8 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
 
 std::vector<FailureEvent> read_failure_list(const std::string& path, const Topology& topology)
 {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(Diagnostic{path, "", "", "is a directory, expected a failure list (CSV file)"});
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(Diagnostic{path, "", "", "cannot open the failure list"});
-  return parse_failure_list(in, path, topology);
+  trace_io::TraceFile file(path);
+  return parse_failure_list(file.stream(), path, topology);
 }
 
 void write_failure_list(std::ostream& out, const std::vector<FailureEvent>& events, const Topology& topology)
