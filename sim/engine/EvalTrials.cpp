@@ -134,7 +134,7 @@ void RunState::eval_timer(JobId leader, ActiveJob& a, std::vector<SchedulerEvent
     case JobPhase::Inference:
       if (a.metric_on_cpu || chunk.metric_s <= 0) {
         if (chunk.metric_s > 0) {
-          cpu_metrics_.emplace(now_ + chunk.metric_s, a.on_gpu);
+          cpu_work_.emplace(now_ + chunk.metric_s, a.on_gpu);
           trial_times_[a.on_gpu].metric_s = chunk.metric_s;
         }
         trial_off_gpu(leader, a, events);
@@ -162,7 +162,7 @@ void RunState::trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEv
   trial_times_[done].gpu_release_s = now_;
   const bool metric_running = !a.metric_on_cpu ? false : chunk_of(done).metric_s > 0;
   if (!metric_running)
-    end_trial(done);
+    record_end(done);
   if (a.group_rest.empty()) {
     release_group(leader, events);
     return;
@@ -170,23 +170,6 @@ void RunState::trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEv
   a.on_gpu = a.group_rest.front();
   a.group_rest.erase(a.group_rest.begin());
   start_trial(leader, a, false);
-}
-
-void RunState::end_trial(JobId id)
-{
-  JobRecord& record = records_[id];
-  record.outcome = JobOutcome::Ended;
-  record.end_s = now_;
-  ++ended_;
-}
-
-void RunState::finish_cpu_metrics()
-{
-  while (!cpu_metrics_.empty() && cpu_metrics_.top().first <= now_) {
-    const JobId id = cpu_metrics_.top().second;
-    cpu_metrics_.pop();
-    end_trial(id);
-  }
 }
 
 void RunState::release_group(JobId leader, std::vector<SchedulerEvent>& events)

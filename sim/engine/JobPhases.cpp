@@ -180,10 +180,6 @@ void RunState::enter_training(JobId id, ActiveJob& a, std::vector<SchedulerEvent
 void RunState::on_timer(JobId id, std::vector<SchedulerEvent>& events)
 {
   const Job& j = job(id);
-  if (j.cpu_only()) {
-    finish_job(id, events);
-    return;
-  }
   ActiveJob& a = active_.at(id);
   switch (a.phase) {
     case JobPhase::Training: {

@@ -58,8 +58,8 @@ double RunState::next_event_time() const
   prune_stale_timers();
   if (!job_timers_.empty())
     t = std::min(t, job_timers_.top().time);
-  if (!cpu_metrics_.empty())
-    t = std::min(t, cpu_metrics_.top().first);
+  if (!cpu_work_.empty())
+    t = std::min(t, cpu_work_.top().first);
   if (!pending_triggers_.empty())
     t = std::min(t, now_);
   // Failures and repairs matter only while some job has yet to end: the run stops with its
@@ -92,7 +92,7 @@ void RunState::process_instant(double now)
     on_timer(id, events);
     prune_stale_timers();
   }
-  finish_cpu_metrics();
+  finish_cpu_work();
   apply_repairs(events);
   apply_failures(events);
   launch_triggered_campaigns(events);
@@ -112,18 +112,29 @@ void RunState::process_instant(double now)
   counters_.max_queue_length = std::max(counters_.max_queue_length, queue_.size());
 }
 
-void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
+void RunState::record_end(JobId id)
 {
   JobRecord& record = records_[id];
   record.outcome = JobOutcome::Ended;
   record.end_s = now_;
   ++ended_;
+}
+
+void RunState::finish_cpu_work()
+{
+  while (!cpu_work_.empty() && cpu_work_.top().first <= now_) {
+    const JobId id = cpu_work_.top().second;
+    cpu_work_.pop();
+    record_end(id);
+  }
+}
+
+void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
+{
+  record_end(id);
+  const JobRecord& record = records_[id];
   const Job& j = job(id);
   const auto it = active_.find(id);
-  if (j.cpu_only()) {
-    active_.erase(it);
-    return; // CPU jobs hold no GPUs and are not the GPU scheduler's business
-  }
   leave_phase(id, it->second);
   move_held(it->second, j, ledger_state(it->second.phase), GpuState::Idle);
   drop_transfers(it->second); // an upload may still run when training ends
@@ -138,11 +149,11 @@ void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
 
 RunningJob RunState::running(JobId id) const
 {
-  // Derived from the job's record: the engine keeps no second copy of running allocations.
+  // Derived from the job's record: the engine keeps no second copy of running allocations. A
+  // job holds an allocation while it is active and not queued again (running, recovering in
+  // place, or leading a group of evaluation trials whose first trial has ended).
   const JobRecord& record = records_.at(id);
-  // The first trial of an evaluation group may have ended while its group still holds the GPUs.
-  const bool holds = record.outcome == JobOutcome::Running || (job(id).eval_trial() && active_.count(id) > 0);
-  if (!holds || job(id).cpu_only())
+  if (!active_.count(id) || queue_.count(id))
     throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
   return RunningJob{id, record.start_s, record.allocation};
 }
@@ -164,10 +175,7 @@ void RunState::submit_jobs(std::vector<SchedulerEvent>& events)
       ++counters_.cpu_only_jobs;
       record.outcome = JobOutcome::Running;
       record.start_s = now_;
-      ActiveJob& a = active_[j.id];
-      a.phase = JobPhase::Training;
-      a.phase_start_s = now_;
-      arm(j.id, a, now_ + j.duration_s);
+      cpu_work_.emplace(now_ + j.duration_s, j.id);
       continue;
     }
     if (j.gpus > largest_fit_) {

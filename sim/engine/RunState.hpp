@@ -76,8 +76,9 @@ public:
   // +infinity once nothing is left to happen.
   double next_event_time() const;
   // Handles, in this order: job timers due now (ends, phase changes, recovery steps; by job
-  // id), repairs due now, failures due now, submissions; then one scheduler call if anything
-  // the scheduler must know happened.
+  // id), CPU work ending now, repairs due now, failures due now, submissions (campaigns
+  // triggered by checkpoints first); then one scheduler call if anything the scheduler must
+  // know happened.
   void process_instant(double now);
   // The engine reports that every flow of a transfer has ended.
   void transfer_done(double now, TransferId id);
@@ -139,7 +140,9 @@ private:
   void submit_jobs(std::vector<SchedulerEvent>& events);
   void apply(const Decisions& decisions, std::vector<SchedulerEvent>& events);
   JobShape checked_shape(const Job& j, const Allocation& allocation) const;
-  void finish_job(JobId id, std::vector<SchedulerEvent>& events);
+  void finish_job(JobId id, std::vector<SchedulerEvent>& events); // a GPU job: ends and frees its GPUs
+  void record_end(JobId id);
+  void finish_cpu_work(); // CPU-only jobs and metrics moved off the GPUs that end now
   bool work_remains() const { return ended_ + counters_.rejected_jobs < job_count(); }
   void prune_stale_timers() const;
 
@@ -164,10 +167,8 @@ private:
   void model_loaded(JobId leader, ActiveJob& a);
   void eval_timer(JobId leader, ActiveJob& a, std::vector<SchedulerEvent>& events);
   void trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEvent>& events);
-  void end_trial(JobId id);
   void release_group(JobId leader, std::vector<SchedulerEvent>& events);
   void node_model_ready(std::uint64_t key);
-  void finish_cpu_metrics();
   const EvalChunk& chunk_of(JobId id) const
   {
     const auto k = static_cast<std::size_t>(job(id).eval_chunk);
@@ -230,9 +231,11 @@ private:
   std::vector<FailureEvent> applied_failures_;
   std::vector<SchedulerEvent> initial_events_; // spares held out from the start
   std::unordered_map<TransferId, JobId> transfers_;
-  // Evaluation: metrics running on CPUs (end time, trial), the model copies in node host memory
-  // (key: campaign << 32 | node), the loads filling them, and per-trial phase times.
-  std::priority_queue<std::pair<double, JobId>, std::vector<std::pair<double, JobId>>, std::greater<>> cpu_metrics_;
+  // Work that holds no GPU, by (end time, job): CPU-only jobs (CPU capacity is not modelled) and
+  // evaluation metrics moved off the GPUs. Ending it only closes the job's record.
+  std::priority_queue<std::pair<double, JobId>, std::vector<std::pair<double, JobId>>, std::greater<>> cpu_work_;
+  // Evaluation: the model copies in node host memory (key: campaign << 32 | node), the loads
+  // filling them, and per-trial phase times.
   struct NodeModel {
     bool ready = false;
     std::vector<JobId> waiting; // group leaders
