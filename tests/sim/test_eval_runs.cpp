@@ -65,6 +65,17 @@ const TrialTimes& times(const RunResult& r, const std::string& name, const Workl
   throw;
 }
 
+// The campaign's trial GPU time in summary.json is the ledger's, phase by phase: in a run of
+// one campaign and nothing else, every busy, loading or CPU-waiting GPU-second is a trial's.
+void check_summary_matches_ledger(const Scenario& s, const RunResult& r)
+{
+  const Json hours = evaluation_summary(s, *r.state).at("campaigns").at(0).at("trial_gpu_hours");
+  const Ledger& ledger = r.state->ledger();
+  CHECK(hours.at("inference").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::Busy)));
+  CHECK(hours.at("model_load").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::ModelLoad)));
+  CHECK(hours.at("cpu_wait").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::CpuWait)));
+}
+
 } // namespace
 
 TEST_CASE("eval-baseline: three trials on two GPUs, every phase holding its GPU")
@@ -84,6 +95,7 @@ TEST_CASE("eval-baseline: three trials on two GPUs, every phase holding its GPU"
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(10 + 50 + 10 + 30));
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(5 * LOAD));
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
+  check_summary_matches_ledger(s, r);
 }
 
 TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest trial first on the next free GPU")
@@ -107,6 +119,7 @@ TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest trial fir
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(20)); // preprocessing only
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE) + PCIE));
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
+  check_summary_matches_ledger(s, r);
 }
 
 TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and their feedback latency is reported")

@@ -230,16 +230,25 @@ TEST_CASE("auto+spares swaps a hot spare into the interrupted job, which restart
   check_ledger_total(r);
 }
 
-TEST_CASE("auto recovery escalates a recurring failure on one node to a part replacement")
+namespace {
+
+// j0 runs on tiny-n0 from 0 to 1000 while idle tiny-n1 reports CUDA errors at 100 and 200
+// (10 s repairs each), under the given recovery policy.
+RunResult cuda_errors_on_idle_node(const std::string& recovery)
 {
-  // tiny-n1 is idle and reports CUDA errors at 100 and 200 (10 s repairs). Diagnosis cordons it
-  // each time; the second failure within the window is escalated to a 48 h replacement, so it
-  // stays down until the run ends at 1000 (j0 on tiny-n0).
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "auto",
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), recovery,
                              {failure(100, Component::Gpu, 1, FailureCategory::CudaError, 10),
                               failure(200, Component::Gpu, 1, FailureCategory::CudaError, 10)});
-  const Workload w = hand_built_workload({make_job(0, 0, 8, 1000)});
-  const RunResult r = run_simulation(s, w);
+  return run_simulation(s, hand_built_workload({make_job(0, 0, 8, 1000)}));
+}
+
+} // namespace
+
+TEST_CASE("auto recovery escalates a recurring failure on one node to a part replacement")
+{
+  // Diagnosis cordons tiny-n1 each time; the second failure within the window is escalated to
+  // a 48 h replacement, so it stays down until the run ends at 1000.
+  const RunResult r = cuda_errors_on_idle_node("auto");
   CHECK(r.state->counters().escalations == 1);
   CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == Approx(8 * (10 + 800)));
   check_ledger_total(r);
@@ -248,11 +257,7 @@ TEST_CASE("auto recovery escalates a recurring failure on one node to a part rep
 TEST_CASE("manual recovery leaves a node that still answers in the pool")
 {
   // The same CUDA errors under manual recovery: nobody diagnoses tiny-n1, it never goes down.
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
-                             {failure(100, Component::Gpu, 1, FailureCategory::CudaError, 10),
-                              failure(200, Component::Gpu, 1, FailureCategory::CudaError, 10)});
-  const Workload w = hand_built_workload({make_job(0, 0, 8, 1000)});
-  const RunResult r = run_simulation(s, w);
+  const RunResult r = cuda_errors_on_idle_node("manual");
   CHECK(r.state->counters().failures_applied == 2);
   CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == 0);
   check_ledger_total(r);
