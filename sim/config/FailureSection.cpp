@@ -92,14 +92,14 @@ std::optional<Dist> read_distribution(ConfigChecker& checker, const ConfigNode& 
   return read ? std::optional<Dist>(d) : std::nullopt;
 }
 
-// `{category: weight, ...}`, weights >= 0 summing to 1; replaces the whole list.
-void read_categories(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                     std::vector<std::pair<FailureCategory, double>>& out)
+// A map keyed by failure category: `read(category, value, key)` for each entry, which returns
+// whether the value was valid. Unknown categories are reported. True if every entry was good.
+template <typename Read>
+bool read_by_category(ConfigChecker& checker, const ConfigNode& node, const std::string& key, Read read)
 {
-  MapReader m(checker, &node, key); // keys are categories, checked below
+  MapReader m(checker, &node, key); // keys are categories, checked here
   if (!m.ok())
-    return;
-  std::vector<std::pair<FailureCategory, double>> categories;
+    return false;
   bool ok = true;
   for (const auto& entry : node.entries) {
     const std::string entry_key = join_key(key, entry.key);
@@ -110,11 +110,23 @@ void read_categories(ConfigChecker& checker, const ConfigNode& node, const std::
       ok = false;
       continue;
     }
-    const auto weight = checker.number(entry.value, entry_key, number_between(0, 1));
-    if (weight)
-      categories.emplace_back(*category, *weight);
-    ok = ok && weight.has_value();
+    ok = read(*category, entry.value, entry_key) && ok;
   }
+  return ok;
+}
+
+// `{category: weight, ...}`, weights >= 0 summing to 1; replaces the whole list.
+void read_categories(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
+                     std::vector<std::pair<FailureCategory, double>>& out)
+{
+  std::vector<std::pair<FailureCategory, double>> categories;
+  const bool ok = read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
+                                                           const std::string& entry_key) {
+    const auto weight = checker.number(value, entry_key, number_between(0, 1));
+    if (weight)
+      categories.emplace_back(category, *weight);
+    return weight.has_value();
+  });
   if (!ok)
     return;
   double sum = 0;
@@ -187,21 +199,14 @@ void read_model_keys(ConfigChecker& checker, MapReader& m, FailureSpec& spec)
 
 void read_detection(ConfigChecker& checker, const ConfigNode& node, const std::string& key, FailureSpec& spec)
 {
-  MapReader m(checker, &node, key); // keys are categories, checked below
-  if (!m.ok())
-    return;
-  for (const auto& entry : node.entries) {
-    const std::string entry_key = join_key(key, entry.key);
-    const auto category = parse_failure_category(entry.key);
-    if (!category) {
-      checker.error(entry.key_where, entry_key, entry.key,
-                    "unknown failure category; valid: " + failure_category_names());
-      continue;
-    }
+  read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
+                                           const std::string& entry_key) {
     // A week bounds any plausible detection delay.
-    if (const auto v = checker.number(entry.value, entry_key, number_between(0, 7 * 24 * HOUR)))
-      spec.detection_s[static_cast<std::size_t>(*category)] = *v;
-  }
+    const auto v = checker.number(value, entry_key, number_between(0, 7 * 24 * HOUR));
+    if (v)
+      spec.detection_s[static_cast<std::size_t>(category)] = *v;
+    return v.has_value();
+  });
 }
 
 // The file's path resolved against the scenario's directory; reported unless it can be read.

@@ -72,14 +72,14 @@ void RunState::start_trial(JobId leader, ActiveJob& a, bool load)
     const TransferId tid = next_transfer_++;
     transfers_.emplace(tid, leader);
     a.transfer = tid;
-    faults_.transfers->start(tid, records_[leader].allocation, chunk.model_bytes, TransferDirection::FromStorage);
+    setup_.transfers->start(tid, records_[leader].allocation, chunk.model_bytes, TransferDirection::FromStorage);
     return;
   }
   const NodeId node = records_[leader].allocation.parts.front().node;
   const std::uint64_t key = model_key(chunk.campaign, node);
   NodeModel& copy = node_models_[key];
   if (copy.ready) {
-    arm(leader, a, now_ + chunk.model_bytes / (faults_.evaluation->pcie_GBps * 1e9));
+    arm(leader, a, now_ + chunk.model_bytes / (setup_.evaluation->pcie_GBps * 1e9));
     return;
   }
   a.waits_for_model = true;
@@ -89,7 +89,7 @@ void RunState::start_trial(JobId leader, ActiveJob& a, bool load)
     return; // another trial is already loading it
   const TransferId tid = next_transfer_++;
   model_loads_.emplace(tid, key);
-  faults_.transfers->start(tid, Allocation{{{node, 1}}}, chunk.model_bytes, TransferDirection::FromStorage);
+  setup_.transfers->start(tid, Allocation{{{node, 1}}}, chunk.model_bytes, TransferDirection::FromStorage);
 }
 
 void RunState::node_model_ready(std::uint64_t key)
@@ -102,7 +102,7 @@ void RunState::node_model_ready(std::uint64_t key)
   for (JobId leader : waiting) {
     ActiveJob& a = active_.at(leader);
     a.waits_for_model = false;
-    arm(leader, a, now_ + chunk_of(a.on_gpu).model_bytes / (faults_.evaluation->pcie_GBps * 1e9));
+    arm(leader, a, now_ + chunk_of(a.on_gpu).model_bytes / (setup_.evaluation->pcie_GBps * 1e9));
   }
 }
 
@@ -188,7 +188,7 @@ void RunState::release_group(JobId leader, std::vector<SchedulerEvent>& events)
 
 void RunState::checkpoint_committed(JobId id)
 {
-  const EvalSpec* spec = faults_.evaluation;
+  const EvalSpec* spec = setup_.evaluation;
   const Job& j = job(id);
   if (!spec || !spec->enabled || spec->every_checkpoints <= 0 || j.type != JobType::Pretrain ||
       j.gpus < spec->trigger_min_gpus)
@@ -205,8 +205,8 @@ void RunState::launch_triggered_campaigns(std::vector<SchedulerEvent>& events)
   for (JobId trigger : triggers) {
     const auto campaign = static_cast<std::uint32_t>(campaigns_.size());
     campaigns_.push_back({now_, static_cast<std::int64_t>(trigger), stats(trigger).checkpoints});
-    EvalSpec spec = *faults_.evaluation;
-    spec.model_params_b = model_params(*faults_.checkpoint, job(trigger).gpus) / 1e9;
+    EvalSpec spec = *setup_.evaluation;
+    spec.model_params_b = model_params(*setup_.checkpoint, job(trigger).gpus) / 1e9;
     // A trial fits on one node (the model copy in host memory is per node).
     int node_gpus = std::numeric_limits<int>::max();
     for (const auto& pod : topology_->spec().pods)

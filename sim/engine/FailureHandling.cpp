@@ -9,7 +9,7 @@ namespace acmesim {
 
 void RunState::init_spares()
 {
-  const int spares = faults_.recovery ? faults_.recovery->spare_nodes_per_pod() : 0;
+  const int spares = setup_.recovery ? setup_.recovery->spare_nodes_per_pod() : 0;
   if (spares <= 0)
     return;
   // The last nodes of each pod are the initial hot spares.
@@ -40,10 +40,10 @@ bool RunState::component_down(Component c, std::uint32_t target) const
 
 void RunState::apply_failures(std::vector<SchedulerEvent>& events)
 {
-  if (!faults_.failures)
+  if (!setup_.failures)
     return;
-  while (work_remains() && faults_.failures->next_time() <= now_)
-    apply_failure(faults_.failures->pop(), events);
+  while (work_remains() && setup_.failures->next_time() <= now_)
+    apply_failure(setup_.failures->pop(), events);
 }
 
 void RunState::apply_failure(const FailureEvent& e, std::vector<SchedulerEvent>& events)
@@ -58,12 +58,12 @@ void RunState::apply_failure(const FailureEvent& e, std::vector<SchedulerEvent>&
   }
   ++counters_.failures_applied;
   applied_failures_.push_back(e);
-  const RecoveryPolicy& recovery = *faults_.recovery;
+  const RecoveryPolicy& recovery = *setup_.recovery;
   auto schedule_repair = [&](double repair_s, bool replacement) {
     const std::uint64_t seq = ++next_seq_;
     repairs_.emplace(seq, Repair{e.component, e.target, replacement});
     repair_timers_.push({now_ + repair_s, e.target, seq});
-    faults_.transfers->set_component_up(e.component, e.target, false);
+    setup_.transfers->set_component_up(e.component, e.target, false);
   };
 
   if (e.component == Component::Storage) {
@@ -144,9 +144,9 @@ void RunState::interrupt(JobId id, FailureCategory category, std::vector<Schedul
   a.progress_s = a.committed_s;
   a.next_checkpoint_s = a.committed_s + a.interval_s;
   a.detected = false;
-  a.give_up = s.interruptions > faults_.recovery->max_restarts();
+  a.give_up = s.interruptions > setup_.recovery->max_restarts();
   enter(id, a, JobPhase::Detecting, events);
-  arm(id, a, now_ + faults_.failure_spec->detection_s[static_cast<std::size_t>(category)]);
+  arm(id, a, now_ + setup_.failure_spec->detection_s[static_cast<std::size_t>(category)]);
 }
 
 void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& events)
@@ -203,7 +203,7 @@ void RunState::apply_repairs(std::vector<SchedulerEvent>& events)
     repair_timers_.pop();
     const Repair r = it->second;
     repairs_.erase(it);
-    faults_.transfers->set_component_up(r.component, r.target, true);
+    setup_.transfers->set_component_up(r.component, r.target, true);
     if (r.component == Component::Storage) {
       storage_down_ = false;
       storage_back();
@@ -240,7 +240,7 @@ void RunState::storage_back()
 
 void RunState::detection_over(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events)
 {
-  const RecoveryPolicy& recovery = *faults_.recovery;
+  const RecoveryPolicy& recovery = *setup_.recovery;
   if (a.give_up) {
     stats(id).gave_up = true;
     stats(id).useful_s = a.committed_s;

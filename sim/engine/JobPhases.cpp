@@ -126,7 +126,7 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
   if (first) {
     a.phase = JobPhase::Starting;
     a.phase_start_s = now_;
-    const CheckpointSpec* spec = faults_.checkpoint;
+    const CheckpointSpec* spec = setup_.checkpoint;
     a.checkpoints = spec && spec->enabled &&
                     std::find(spec->job_types.begin(), spec->job_types.end(), j.type) != spec->job_types.end();
     if (a.checkpoints)
@@ -136,8 +136,8 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
   }
   // A restart: health check, initialisation, then the latest checkpoint is read back.
   enter(id, a, JobPhase::Starting, events);
-  const double cost = (faults_.recovery ? faults_.recovery->health_check_s() : 0) +
-                      (a.checkpoints ? faults_.checkpoint->init_s : 0);
+  const double cost = (setup_.recovery ? setup_.recovery->health_check_s() : 0) +
+                      (a.checkpoints ? setup_.checkpoint->init_s : 0);
   if (cost > 0) {
     arm(id, a, now_ + cost);
     return;
@@ -147,7 +147,7 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
 
 void RunState::plan_checkpoints(JobId id, ActiveJob& a)
 {
-  const CheckpointSpec& spec = *faults_.checkpoint;
+  const CheckpointSpec& spec = *setup_.checkpoint;
   const Job& j = job(id);
   const Allocation& allocation = records_[id].allocation;
   const int nodes = allocation.node_count();
@@ -162,7 +162,7 @@ void RunState::plan_checkpoints(JobId id, ActiveJob& a)
   const double storage_Bps = topology_->spec().storage.bandwidth_GBps * 1e9;
   const double write_s = a.checkpoint_bytes / std::min(nodes * node_Bps, storage_Bps);
   const double delta = spec.mode == CheckpointMode::Sync ? write_s : a.snapshot_s;
-  const double rate = faults_.job_failure_rate ? faults_.job_failure_rate(pod_index, nodes) : 0;
+  const double rate = setup_.job_failure_rate ? setup_.job_failure_rate(pod_index, nodes) : 0;
   const double mtbf = rate > 0 ? 1 / rate : std::numeric_limits<double>::infinity();
   a.interval_s = checkpoint_interval(spec, j.gpus, delta, mtbf);
   a.next_checkpoint_s = a.interval_s;
@@ -226,7 +226,7 @@ void RunState::on_timer(JobId id, std::vector<SchedulerEvent>& events)
 
 void RunState::checkpoint_due(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& events)
 {
-  if (faults_.checkpoint->mode == CheckpointMode::Sync) {
+  if (setup_.checkpoint->mode == CheckpointMode::Sync) {
     enter(id, a, JobPhase::Writing, events);
     start_transfer(id, a, false);
     return;
@@ -252,14 +252,14 @@ void RunState::start_transfer(JobId id, ActiveJob& a, bool upload)
   (upload ? a.upload : a.transfer) = tid;
   const Job& j = job(id);
   const auto direction = a.phase == JobPhase::Loading ? TransferDirection::FromStorage : TransferDirection::ToStorage;
-  faults_.transfers->start(tid, records_[id].allocation, shard_bytes(a, j), direction);
+  setup_.transfers->start(tid, records_[id].allocation, shard_bytes(a, j), direction);
 }
 
 void RunState::drop_transfers(ActiveJob& a)
 {
   for (auto* transfer : {&a.transfer, &a.upload})
     if (*transfer) {
-      faults_.transfers->cancel(**transfer);
+      setup_.transfers->cancel(**transfer);
       transfers_.erase(**transfer);
       transfer->reset();
     }

@@ -6,11 +6,11 @@
 
 namespace acmesim {
 
-RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup faults)
+RunState::RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
     : topology_(&topology)
     , workload_(&workload)
     , scheduler_(&scheduler)
-    , faults_(std::move(faults))
+    , setup_(std::move(setup))
     , cluster_(topology)
     , ledger_(topology.total_gpus())
     , records_(workload.jobs.size())
@@ -24,11 +24,11 @@ RunState::RunState(const Topology& topology, const Workload& workload, Scheduler
     , spares_in_pool_(topology.pod_count(), 0)
     , recent_failures_(topology.node_count())
 {
-  if (faults_.failures && (!faults_.recovery || !faults_.failure_spec || !faults_.transfers))
+  if (setup_.failures && (!setup_.recovery || !setup_.failure_spec || !setup_.transfers))
     throw std::logic_error("failures need a recovery policy, their spec and a transfer service");
-  if (faults_.checkpoint && faults_.checkpoint->enabled && !faults_.transfers)
+  if (setup_.checkpoint && setup_.checkpoint->enabled && !setup_.transfers)
     throw std::logic_error("checkpoints need a transfer service");
-  if (!workload.eval_chunks.empty() && (!faults_.transfers || !faults_.evaluation))
+  if (!workload.eval_chunks.empty() && (!setup_.transfers || !setup_.evaluation))
     throw std::logic_error("evaluation trials need a transfer service and their spec");
   init_spares();
   for (double t : workload.eval_campaigns_s)
@@ -67,8 +67,8 @@ double RunState::next_event_time() const
   if (work_remains()) {
     if (!repair_timers_.empty())
       t = std::min(t, repair_timers_.top().time);
-    if (faults_.failures)
-      t = std::min(t, std::max(now_, faults_.failures->next_time()));
+    if (setup_.failures)
+      t = std::min(t, std::max(now_, setup_.failures->next_time()));
   }
   return t;
 }

@@ -57,7 +57,8 @@ struct RunCounters {
   std::size_t jobs_given_up = 0;
 };
 
-// Failures, checkpoints and recovery of a run; all optional (none: jobs just run).
+// What a run has besides jobs and a scheduler: failures, recovery, checkpoints, evaluation
+// model loads, and the engine services they need; all optional (none: jobs just run).
 struct RunSetup {
   FailureSource* failures = nullptr;          // nullptr: no failures
   const FailureSpec* failure_spec = nullptr;  // detection delays (required with failures)
@@ -71,7 +72,7 @@ struct RunSetup {
 
 class RunState final : public ClusterView {
 public:
-  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup faults = {});
+  RunState(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup = {});
 
   // +infinity once nothing is left to happen.
   double next_event_time() const;
@@ -194,7 +195,7 @@ private:
   const Topology* topology_;
   const Workload* workload_;
   Scheduler* scheduler_;
-  RunSetup faults_;
+  RunSetup setup_;
   ClusterState cluster_;
   Ledger ledger_;
   double now_ = 0;

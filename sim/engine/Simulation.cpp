@@ -121,15 +121,15 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
 
   TimerDriver* driver = nullptr;
   PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); });
-  RunSetup faults;
-  faults.failures = result.failures.get();
-  faults.failure_spec = &scenario.failures;
-  faults.recovery = result.recovery.get();
-  faults.checkpoint = &scenario.checkpoint;
-  faults.transfers = &transfers;
-  faults.evaluation = &scenario.evaluation;
-  faults.job_failure_rate = job_failure_rate(scenario, *result.topology);
-  result.state = std::make_unique<RunState>(*result.topology, workload, *result.scheduler, faults);
+  RunSetup setup;
+  setup.failures = result.failures.get();
+  setup.failure_spec = &scenario.failures;
+  setup.recovery = result.recovery.get();
+  setup.checkpoint = &scenario.checkpoint;
+  setup.transfers = &transfers;
+  setup.evaluation = &scenario.evaluation;
+  setup.job_failure_rate = job_failure_rate(scenario, *result.topology);
+  result.state = std::make_unique<RunState>(*result.topology, workload, *result.scheduler, setup);
 
   TimerDriver timer_driver(*result.state, options, workload.jobs.size());
   driver = &timer_driver;
