@@ -2,6 +2,8 @@
 #include "models/common/InputError.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 
+#include "tests/support/InputErrors.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -40,13 +42,7 @@ std::string with_checkpoint(const std::vector<std::string>& lines)
 
 std::vector<Diagnostic> errors_of(const std::string& text)
 {
-  try {
-    load(text);
-  } catch (const InputError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected an InputError");
-  return {};
+  return testing::input_errors([&] { load(text); });
 }
 
 // The only diagnostic of a section holding one bad entry.

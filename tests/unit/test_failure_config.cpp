@@ -2,6 +2,8 @@
 #include "models/common/InputError.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 
+#include "tests/support/InputErrors.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -52,13 +54,7 @@ Scenario load(const std::string& failures, const std::string& base_dir = ".")
 
 std::vector<Diagnostic> errors_of(const std::string& failures, const std::string& base_dir = ".")
 {
-  try {
-    load(failures, base_dir);
-  } catch (const InputError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected an InputError");
-  return {};
+  return testing::input_errors([&] { load(failures, base_dir); });
 }
 
 Diagnostic single_error(const std::string& failures, const std::string& base_dir = ".")

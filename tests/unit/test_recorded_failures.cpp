@@ -3,6 +3,8 @@
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/RecordedFailures.hpp"
 
+#include "tests/support/InputErrors.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -35,13 +37,7 @@ std::vector<FailureEvent> parse(const std::string& text)
 
 std::vector<Diagnostic> errors_of(const std::string& text)
 {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected an InputError");
-  return {};
+  return testing::input_errors([&] { parse(text); });
 }
 
 // The single problem of a list whose header is fine and whose row 2 is bad.

@@ -3,6 +3,8 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 
+#include "tests/support/InputErrors.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -37,13 +39,7 @@ Scenario load(const std::string& text, const std::vector<std::string>& overrides
 // The diagnostics of a scenario that must not load.
 std::vector<Diagnostic> errors_of(const std::string& text, const std::vector<std::string>& overrides = {})
 {
-  try {
-    load(text, overrides);
-  } catch (const InputError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected an InputError");
-  return {};
+  return testing::input_errors([&] { load(text, overrides); });
 }
 
 Diagnostic single_error(const std::string& text, const std::vector<std::string>& overrides = {})
