@@ -45,26 +45,26 @@ void write_jobs_csv(std::ostream& out, const RunResult& result)
   for (JobId id = 0; id < result.state->job_count(); ++id) {
     const Job& job = result.state->job(id);
     const JobRecord& r = records[id];
+    const JobFaultStats* stats = result.state->fault_stats(id); // null for most jobs
     row.clear();
     const bool ran = r.outcome == JobOutcome::Ended;
     std::set<LeafId> leaves;
     for (const auto& part : r.allocation.parts)
       leaves.insert(topology.leaf_of(part.node));
-    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},{:.3f},", csv_field(job.name), to_string(job.type), csv_field(job.user),
-                   job.gpus, r.allocation.node_count(), job.cpus, job.submit_s);
+    fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},{:.3f},", csv_field(job.name), to_string(job.type),
+                   csv_field(job.user), job.gpus, r.allocation.node_count(), job.cpus, job.submit_s);
     if (ran)
       fmt::format_to(std::back_inserter(row), "{:.3f},{:.3f},{:.3f},{:.3f},", r.start_s, r.end_s,
                      r.start_s - job.submit_s, r.end_s - job.submit_s);
     else
       fmt::format_to(std::back_inserter(row), ",,,,");
-    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r, result.state->fault_stats(job.id)), leaves.size());
+    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r, stats), leaves.size());
     for (std::size_t i = 0; i < r.allocation.parts.size(); ++i) {
       if (i > 0)
         row.push_back(' ');
       const auto& name = topology.node_name(r.allocation.parts[i].node);
       row.append(name.data(), name.data() + name.size());
     }
-    const JobFaultStats* stats = result.state->fault_stats(job.id);
     const JobFaultStats none;
     const JobFaultStats& f = stats ? *stats : none;
     const JobTimeSplit split = time_split(job, r, stats);
