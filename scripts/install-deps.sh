@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages acmesim builds with, if any is missing (needs root).
+# With --test, also what the test suite needs beyond the build: python3-matplotlib for
+# `acmesim plot`, and Slurm with munge for the test of `sweep --backend slurm`.
 set -euo pipefail
 packages=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev libboost-program-options-dev
           libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev catch2)
+if [ "${1:-}" = "--test" ]; then
+  packages+=(python3-matplotlib slurmctld slurmd slurm-client munge)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,7 +4,7 @@
 # UndefinedBehaviorSanitizer instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DACMESIM_WERROR=ON)
 if [ "${1:-}" = "--sanitize" ]; then

@@ -2,6 +2,7 @@
 
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
+#include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/Logging.hpp"
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/RunCommand.hpp"
@@ -30,15 +31,22 @@ namespace {
 constexpr const char* USAGE = R"(acmesim: discrete-event simulator of the GPU datacenters that develop LLMs
 
 usage:
-  acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--quiet|--verbose]
+  acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--timeline] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
   acmesim list
   acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv
+  acmesim compare A.yaml B.yaml [--seeds N] [--first-seed S] [--jobs N] [--out DIR] [--set key=value ...]
+  acmesim compare BASE.yaml [--set key=value ...] --vs [B.yaml] [--set key=value ...]
+  acmesim sweep SWEEP.yaml [--jobs N] [--resume] [--out DIR] [--backend local|slurm] [--partition P]
+                [--time-limit T] [--throttle N]
+  acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim --help | --version
 
 Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out
-(default results/<scenario-name>/): jobs.csv and summary.json.
+(default results/<scenario-name>/): jobs.csv, summary.json and utilisation.csv; --timeline
+adds timeline.json (Chrome trace events, for Perfetto). compare runs two scenarios over the
+same seeds and reports paired differences; sweep runs a grid of overrides, one process per point.
 Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
 )";
 
@@ -61,27 +69,10 @@ std::vector<std::string> overrides_of(const po::variables_map& vm)
   return overrides;
 }
 
-// Creates the results directory before anything is simulated, so a bad --out is bad input
-// (exit 2) found in a second, not an error after a long run.
-void prepare_output_dir(const std::string& out)
+Scenario load(const po::variables_map& vm, const std::vector<std::string>& extra_overrides = {})
 {
-  namespace fs = std::filesystem;
-  const auto fail = [&](const std::string& why) { throw InputError(Diagnostic{"--out", "", out, why}); };
-  if (out.empty())
-    fail("expected a directory path");
-  std::error_code ec;
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    fail("exists and is not a directory");
-  fs::create_directories(out, ec);
-  if (ec)
-    fail("cannot create the directory: " + ec.message());
-  if (::access(out.c_str(), W_OK) != 0)
-    fail("the directory is not writable");
-}
-
-Scenario load(const po::variables_map& vm)
-{
-  const auto overrides = overrides_of(vm);
+  auto overrides = overrides_of(vm);
+  overrides.insert(overrides.end(), extra_overrides.begin(), extra_overrides.end());
   if (vm.count("scenario"))
     return load_scenario_file(vm["scenario"].as<std::string>(), overrides);
   return load_default_scenario(overrides);
@@ -116,6 +107,7 @@ int cmd_run(const std::vector<std::string>& args)
 {
   auto options = scenario_options("run options");
   options.add_options()("out,o", po::value<std::string>(), "results directory (default results/<scenario-name>)")(
+      "timeline", "also write timeline.json (same as --set output.timeline=true)")(
       "quiet,q", "only errors on stderr")("verbose,v", "debug logs on stderr");
   const auto parsed = parse_scenario_command(args, options);
   if (!parsed)
@@ -127,7 +119,8 @@ int cmd_run(const std::vector<std::string>& args)
       vm.count("quiet") ? Verbosity::Quiet : (vm.count("verbose") ? Verbosity::Verbose : Verbosity::Normal);
   setup_logging(verbosity);
 
-  const Scenario scenario = load(vm);
+  const Scenario scenario = load(vm, vm.count("timeline") ? std::vector<std::string>{"output.timeline=true"}
+                                                          : std::vector<std::string>{});
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + scenario.name;
   const auto load_start = std::chrono::steady_clock::now();
   const Workload workload = load_workload(scenario);
@@ -205,7 +198,15 @@ int run_cli(int argc, const char* const* argv)
       return cmd_list();
     if (command == "workload")
       return cmd_workload(args);
-    throw UsageError("unknown command '" + command + "'; expected run, validate, list or workload");
+    if (command == "compare")
+      return cmd_compare(args);
+    if (command == "sweep")
+      return cmd_sweep(args);
+    if (command == "sweep-task")
+      return cmd_sweep_task(args);
+    if (command == "plot")
+      return cmd_plot(args);
+    throw UsageError("unknown command '" + command + "'; expected run, validate, list, compare, sweep, plot or workload");
   } catch (const InputError& e) {
     print_input_error(e);
     return EXIT_BAD_INPUT;

@@ -1,5 +1,6 @@
 #include "sim/cli/RunCommand.hpp"
 
+#include "models/common/InputError.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/engine/Simulation.hpp"
 #include "sim/report/Reports.hpp"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 namespace acmesim {
@@ -140,10 +142,28 @@ void print_summary(const Json& summary, const std::string& out_dir)
   print_by_type(summary);
   print_faults(summary);
   print_evaluation(summary);
-  std::cout << fmt::format("results      {}/jobs.csv, {}/summary.json\n", out_dir, out_dir);
+  std::cout << fmt::format("results      {}/: jobs.csv, summary.json, utilisation.csv{}{}\n", out_dir,
+                           summary["scenario"]["failures"].value("model", std::string("recorded")) != "none" ? ", failures.csv" : "",
+                           summary["scenario"]["output"]["timeline"].get<bool>() ? ", timeline.json" : "");
 }
 
 } // namespace
+
+void prepare_output_dir(const std::string& out)
+{
+  namespace fs = std::filesystem;
+  const auto fail = [&](const std::string& why) { throw InputError(Diagnostic{"--out", "", out, why}); };
+  if (out.empty())
+    fail("expected a directory path");
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    fail("exists and is not a directory");
+  fs::create_directories(out, ec);
+  if (ec)
+    fail("cannot create the directory: " + ec.message());
+  if (::access(out.c_str(), W_OK) != 0)
+    fail("the directory is not writable");
+}
 
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)
 {

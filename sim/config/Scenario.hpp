@@ -27,6 +27,12 @@ struct RecoverySpec {
   std::map<std::string, double> params; // every declared parameter, defaults filled in
 };
 
+// Optional result files and the resolution of utilisation.csv (docs/outputs.md).
+struct OutputSpec {
+  bool timeline = false;           // also write timeline.json
+  double utilisation_bin_s = 3600; // width of the bins of utilisation.csv (> 0)
+};
+
 struct Scenario {
   std::string name;          // default: file stem, or "default" for the embedded scenario
   std::uint64_t seed = 42;
@@ -38,6 +44,7 @@ struct Scenario {
   CheckpointSpec checkpoint;
   RecoverySpec recovery;
   EvalSpec evaluation; // evaluation campaigns added to the workload
+  OutputSpec output;
   std::string source;        // scenario path, or "<embedded default>"
 };
 

@@ -7,6 +7,7 @@
 #include "sim/config/CheckpointSection.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
+#include "sim/config/OutputSection.hpp"
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
@@ -371,7 +372,8 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   scenario.name = safe_name(default_name);
   scenario.source = source;
   MapReader top(checker, &*root, "",
-                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery", "evaluation"});
+                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery", "evaluation",
+                 "output"});
   if (top.ok()) {
     if (top.read("name", scenario.name) && !is_safe_name(scenario.name))
       checker.error(*top.get("name"), "name",
@@ -396,6 +398,8 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     if (const ConfigNode* checkpoint = top.get("checkpoint"))
       scenario.checkpoint = read_checkpoint(checker, *checkpoint);
     scenario.recovery = read_recovery(checker, top.get("recovery"));
+    if (const ConfigNode* output = top.get("output"))
+      scenario.output = read_output(checker, *output);
     for (const auto& pod : scenario.cluster.pods)
       if (scenario.evaluation.enabled && scenario.evaluation.gpus_per_trial > pod.gpus_per_node)
         checker.error(*top.get("evaluation"), "evaluation.gpus_per_trial",

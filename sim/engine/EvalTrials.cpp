@@ -61,6 +61,8 @@ void RunState::start_trial(JobId leader, ActiveJob& a, bool load)
   if (a.on_gpu != leader)
     record.allocation = records_[leader].allocation; // for the report; the leader holds the GPUs
   trial_times_[a.on_gpu];
+  if (timeline_)
+    timeline_->attempt_started(now_, leader, a.on_gpu);
   std::vector<SchedulerEvent> none;
   if (!load) {
     model_loaded(leader, a);
@@ -158,6 +160,8 @@ void RunState::trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEv
 {
   leave_phase(leader, a);
   a.phase_start_s = now_; // accounted; the next phase starts from here
+  if (timeline_)
+    timeline_->stretch_ended(now_, leader, HoldEnd::Finished);
   const JobId done = a.on_gpu;
   trial_times_[done].gpu_release_s = now_;
   const bool metric_running = !a.metric_on_cpu ? false : chunk_of(done).metric_s > 0;
@@ -175,6 +179,8 @@ void RunState::trial_off_gpu(JobId leader, ActiveJob& a, std::vector<SchedulerEv
 void RunState::release_group(JobId leader, std::vector<SchedulerEvent>& events)
 {
   const auto it = active_.find(leader);
+  if (timeline_)
+    timeline_->give_back_all(leader);
   move_held(it->second, job(leader), ledger_state(it->second.phase), GpuState::Idle);
   active_.erase(it);
   JobRecord& record = records_[leader];

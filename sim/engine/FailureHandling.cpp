@@ -24,6 +24,8 @@ void RunState::init_spares()
       in_spare_pool_[node] = true;
       cluster_.set_in_service(node, false);
       ledger_.move(GpuState::Idle, GpuState::Spare, topology_->gpus_of(node));
+      if (timeline_)
+        timeline_->node_health(now_, node, NodeHealth::Spare);
       initial_events_.push_back({EventKind::NodeDown, 0, 0, node}); // the scheduler learns at its first call
     }
   }
@@ -131,11 +133,17 @@ void RunState::interrupt(JobId id, FailureCategory category, std::vector<Schedul
   if (a.phase == JobPhase::Detecting || a.phase == JobPhase::WaitingForPerson)
     return; // already failed: this failure only takes more of its nodes
   const Job& j = job(id);
+  if (timeline_)
+    timeline_->attempt_interrupted(now_, id);
   if (a.phase == JobPhase::Training)
     a.progress_s = std::min(a.progress_s + (now_ - a.phase_start_s), j.duration_s);
   // Everything trained since the latest completed checkpoint is lost and will be recomputed.
+  // That training ended now, or when the checkpoint under way began; the ledger's series moves
+  // it over that much time before (exact unless asynchronous snapshots paused it in between).
   const double lost = a.progress_s - a.committed_s;
-  ledger_.reclassify(GpuState::Busy, GpuState::LostWork, lost * std::min(j.gpus, a.held_gpus));
+  const double trained_until = a.phase == JobPhase::Training ? now_ : a.phase_start_s;
+  ledger_.reclassify(GpuState::Busy, GpuState::LostWork, lost * std::min(j.gpus, a.held_gpus), trained_until - lost,
+                     trained_until);
   JobFaultStats& s = stats(id);
   s.lost_s += lost;
   ++s.interruptions;
@@ -161,6 +169,8 @@ void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& eve
   } else {
     ledger_.move(GpuState::Idle, GpuState::Down, cluster_.free_gpus(node));
   }
+  if (timeline_)
+    timeline_->node_health(now_, node, NodeHealth::Down, &applied_failures_.back());
   // Jobs on the node were interrupted just before: they lose their part of it.
   auto holders = jobs_on_node_[node];
   std::sort(holders.begin(), holders.end());
@@ -170,6 +180,8 @@ void RunState::take_out_of_service(NodeId node, std::vector<SchedulerEvent>& eve
     const auto part =
         std::find_if(parts.begin(), parts.end(), [&](const Allocation::Part& p) { return p.node == node; });
     ledger_.move(ledger_state(a.phase), GpuState::Down, part->gpus);
+    if (timeline_)
+      timeline_->give_back(now_, id, node);
     a.held_gpus -= part->gpus;
     cluster_.give_back(Allocation{{*part}});
     parts.erase(part);
@@ -189,9 +201,13 @@ void RunState::node_back(NodeId node, std::vector<SchedulerEvent>& events)
     in_spare_pool_[node] = true;
     ++spares_in_pool_[pod];
     ledger_.move(GpuState::Down, GpuState::Spare, gpus);
+    if (timeline_)
+      timeline_->node_health(now_, node, NodeHealth::Spare);
     return;
   }
   ledger_.move(GpuState::Down, GpuState::Idle, gpus);
+  if (timeline_)
+    timeline_->node_health(now_, node, NodeHealth::InService);
   cluster_.set_in_service(node, true);
   events.push_back({EventKind::NodeUp, now_, 0, node});
 }
@@ -278,6 +294,8 @@ bool RunState::swap_in_spares(JobId id, ActiveJob& a, std::vector<SchedulerEvent
   const int missing = shape.nodes - allocation.node_count();
   if (missing > spares_in_pool_[pod])
     return false;
+  if (timeline_)
+    timeline_->stretch_ended(now_, id, HoldEnd::RestartedInPlace);
   // Lowest-numbered spares first, so the choice is reproducible.
   const NodeId first = topology_->first_node_of_pod(pod);
   int taken = 0;
@@ -291,6 +309,10 @@ bool RunState::swap_in_spares(JobId id, ActiveJob& a, std::vector<SchedulerEvent
     cluster_.take(Allocation{{part}});
     allocation.parts.push_back(part);
     jobs_on_node_[node].push_back(id);
+    if (timeline_) {
+      timeline_->node_health(now_, node, NodeHealth::InService);
+      timeline_->take(now_, id, {part});
+    }
     ledger_.move(GpuState::Spare, ledger_state(a.phase), topology_->gpus_of(node));
     a.held_gpus += topology_->gpus_of(node);
     events.push_back({EventKind::NodeUp, now_, 0, node});
@@ -309,6 +331,10 @@ void RunState::resubmit(JobId id, ActiveJob& a, std::vector<SchedulerEvent>& eve
   // (the queue is ordered by job id).
   leave_phase(id, a);
   move_held(a, job(id), ledger_state(a.phase), GpuState::Idle);
+  if (timeline_) {
+    timeline_->stretch_ended(now_, id, HoldEnd::Requeued);
+    timeline_->give_back_all(id);
+  }
   JobRecord& record = records_[id];
   for (const auto& part : record.allocation.parts) {
     auto& on_node = jobs_on_node_[part.node];

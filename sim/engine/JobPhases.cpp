@@ -120,6 +120,8 @@ void RunState::begin_job(JobId id, std::vector<SchedulerEvent>& events)
   const JobRecord& record = records_[id];
   const bool first = !active_.count(id);
   ActiveJob& a = active_[id];
+  if (timeline_)
+    timeline_->attempt_started(now_, id, id);
   if (a.phase == JobPhase::Starting) // from the queue: apply() put its GPUs in Restart
     a.phase_start_s = now_;
   a.held_gpus = record.allocation.gpus_held();

@@ -30,6 +30,10 @@ RunState::RunState(const Topology& topology, const Workload& workload, Scheduler
     throw std::logic_error("checkpoints need a transfer service");
   if (!workload.eval_chunks.empty() && (!setup_.transfers || !setup_.evaluation))
     throw std::logic_error("evaluation trials need a transfer service and their spec");
+  if (setup_.utilisation_bin_s > 0)
+    ledger_.enable_series(setup_.utilisation_bin_s);
+  if (setup_.timeline)
+    timeline_ = std::make_unique<RunTimeline>(topology);
   init_spares();
   for (double t : workload.eval_campaigns_s)
     campaigns_.push_back({t, -1, 0});
@@ -135,6 +139,10 @@ void RunState::finish_job(JobId id, std::vector<SchedulerEvent>& events)
   const JobRecord& record = records_[id];
   const Job& j = job(id);
   const auto it = active_.find(id);
+  if (timeline_) {
+    timeline_->stretch_ended(now_, id, it->second.give_up ? HoldEnd::GivenUp : HoldEnd::Finished);
+    timeline_->give_back_all(id);
+  }
   leave_phase(id, it->second);
   move_held(it->second, j, ledger_state(it->second.phase), GpuState::Idle);
   drop_transfers(it->second); // an upload may still run when training ends
@@ -231,6 +239,8 @@ void RunState::apply(const Decisions& decisions, std::vector<SchedulerEvent>& ev
     record.allocation = start.allocation;
     for (const auto& part : start.allocation.parts)
       jobs_on_node_[part.node].push_back(start.job);
+    if (timeline_)
+      timeline_->take(now_, start.job, start.allocation.parts);
     ledger_.move(GpuState::Idle, GpuState::Restart, start.allocation.gpus_held()); // begin_job sets the phase
     if (j.eval_trial()) {
       begin_trials(start);

@@ -13,6 +13,7 @@
 #include "models/failure/FailureEvent.hpp"
 #include "models/workload/Job.hpp"
 #include "sim/engine/ActiveJob.hpp"
+#include "sim/engine/RunTimeline.hpp"
 #include "sim/ledger/Ledger.hpp"
 #include "sim/policies/RecoveryPolicy.hpp"
 #include "sim/scheduler/SchedulerApi.hpp"
@@ -21,6 +22,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -68,6 +70,9 @@ struct RunSetup {
   const EvalSpec* evaluation = nullptr;       // model loads of evaluation trials (pcie_GBps)
   // Expected failures per second interrupting a job of n nodes in pod p (Young/Daly).
   std::function<double(int pod, int nodes)> job_failure_rate;
+  // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
+  double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
+  bool timeline = false;        // record who held which GPU when (timeline.json)
 };
 
 class RunState final : public ClusterView {
@@ -107,6 +112,8 @@ public:
   const TrialTimes* trial_times(JobId id) const;
   // Failures in the order they took effect (written as failures.csv; replays this run).
   const std::vector<FailureEvent>& applied_failures() const { return applied_failures_; }
+  // nullptr unless the setup asked for a timeline.
+  const RunTimeline* timeline() const { return timeline_.get(); }
 
   // ClusterView
   double now() const override { return now_; }
@@ -245,6 +252,7 @@ private:
   std::unordered_map<TransferId, std::uint64_t> model_loads_;
   std::unordered_map<JobId, TrialTimes> trial_times_;
   TransferId next_transfer_ = 1;
+  std::unique_ptr<RunTimeline> timeline_; // only when recording one: each hook checks it
 };
 
 } // namespace acmesim

@@ -129,6 +129,8 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   setup.transfers = &transfers;
   setup.evaluation = &scenario.evaluation;
   setup.job_failure_rate = job_failure_rate(scenario, *result.topology);
+  setup.utilisation_bin_s = scenario.output.utilisation_bin_s;
+  setup.timeline = scenario.output.timeline;
   result.state = std::make_unique<RunState>(*result.topology, workload, *result.scheduler, setup);
 
   TimerDriver timer_driver(*result.state, options, workload.jobs.size());

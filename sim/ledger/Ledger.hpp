@@ -3,10 +3,12 @@
 //
 // Every GPU of the cluster is in exactly one state at every instant; the ledger integrates the
 // number of GPUs per state over simulated time, so its total is GPUs x elapsed time by
-// construction, and every GPU-hour figure of a run is read from here.
+// construction, and every GPU-hour figure of a run is read from here. Optionally it also keeps
+// the same accounting in fixed-width bins of time (utilisation.csv, docs/outputs.md).
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace acmesim {
 
@@ -31,31 +33,56 @@ inline constexpr std::array<GpuState, 12> ALL_GPU_STATES{
     GpuState::ModelLoad, GpuState::CpuWait};
 std::string_view to_string(GpuState state);
 
+// GPU-seconds per state (indexed by GpuState).
+using StateSeconds = std::array<double, ALL_GPU_STATES.size()>;
+
 class Ledger {
 public:
   explicit Ledger(int total_gpus, double start_s = 0);
+
+  // Also keeps GPU-seconds per state in bins of `bin_s` seconds from the start (bin k covers
+  // [start + k * bin_s, start + (k + 1) * bin_s), the last one ends now). Call before any time
+  // is accounted.
+  void enable_series(double bin_s);
 
   // Accounts the time since the last call at the current counts. Time never goes back.
   void advance_to(double now_s);
   // Moves `gpus` GPUs from one state to another at the current time (call advance_to first).
   void move(GpuState from, GpuState to, int gpus);
   // Re-attributes GPU-seconds already accounted (work found lost after the fact); the total
-  // stays the same.
+  // stays the same. In the series, the amount is taken evenly over the time window
+  // [since_s, until_s] in which it was accounted, as far as each bin holds it, the rest from
+  // the latest bins back; without a window, from the latest bins back.
   void reclassify(GpuState from, GpuState to, double gpu_seconds);
+  void reclassify(GpuState from, GpuState to, double gpu_seconds, double since_s, double until_s);
 
   int gpus_in(GpuState state) const { return counts_[index(state)]; }
   double gpu_seconds(GpuState state) const { return seconds_[index(state)]; }
   double total_gpu_seconds() const;
   double now() const { return now_s_; }
+  double start() const { return start_s_; }
   int total_gpus() const { return total_gpus_; }
+
+  bool has_series() const { return bin_s_ > 0; }
+  double bin_width() const { return bin_s_; }
+  // One entry per bin that time has reached; empty without a series or before time moves.
+  const std::vector<StateSeconds>& series() const { return series_; }
 
 private:
   static std::size_t index(GpuState s) { return static_cast<std::size_t>(s); }
+  void add_to_series(double from_s, double to_s);
+  void reclassify_in_series(std::size_t from, std::size_t to, double amount, double since_s, double until_s);
+  std::size_t bin_of(double t) const;
+  double bin_start(std::size_t k) const { return start_s_ + static_cast<double>(k) * bin_s_; }
 
   int total_gpus_;
+  double start_s_;
   double now_s_;
   std::array<int, ALL_GPU_STATES.size()> counts_{};
-  std::array<double, ALL_GPU_STATES.size()> seconds_{};
+  StateSeconds seconds_{};
+  double bin_s_ = 0; // 0: no series
+  double series_bin_end_ = 0; // end of the latest bin of series_
+  std::vector<StateSeconds> series_;
 };
 
 } // namespace acmesim

@@ -1,6 +1,7 @@
 #pragma once
-// Result files of a run: jobs.csv (one row per job) and summary.json (aggregates, the ledger,
-// the resolved scenario, seed and program version). Both are byte-identical for the same
+// Result files of a run: jobs.csv (one row per job), summary.json (aggregates, the ledger,
+// the resolved scenario, seed and program version), utilisation.csv (GPUs per state over time)
+// and, when asked for, timeline.json (docs/outputs.md). All are byte-identical for the same
 // inputs and seed: nothing time- or machine-dependent goes into them.
 #include "sim/config/Scenario.hpp"
 #include "sim/engine/Simulation.hpp"
@@ -17,9 +18,14 @@ using Json = nlohmann::ordered_json;
 void write_jobs_csv(std::ostream& out, const RunResult& result);
 Json make_summary(const Scenario& scenario, const Workload& workload, const RunResult& result);
 Json scenario_to_json(const Scenario& scenario);
+// Mean GPUs per state in each bin of the ledger's series (header only without a series).
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger);
+// Chrome trace events; the run must have recorded its timeline (output.timeline).
+void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 
-// Writes jobs.csv then summary.json into `dir` (created if needed), each atomically; a stale
-// summary.json is removed first, so summary.json present means the set is complete.
+// Writes jobs.csv, failures.csv (with failures), utilisation.csv, timeline.json (if asked for),
+// then summary.json into `dir` (created if needed), each atomically; a stale summary.json is
+// removed first, so summary.json present means the set is complete.
 void write_results(const std::filesystem::path& dir, const Scenario& scenario, const Workload& workload,
                    const RunResult& result);
 

@@ -94,6 +94,8 @@ Json scenario_to_json(const Scenario& scenario)
   for (const auto& [key, value] : faults.items())
     json[key] = value;
   json["evaluation"] = eval_config_json(scenario);
+  json["output"] = Json{{"timeline", scenario.output.timeline},
+                        {"utilisation_bin_s", scenario.output.utilisation_bin_s}};
   return json;
 }
 

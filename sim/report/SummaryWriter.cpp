@@ -131,6 +131,18 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
     write_failure_list(failures.stream(), result.state->applied_failures(), *result.topology);
     failures.commit();
   }
+  {
+    AtomicFile utilisation(dir / "utilisation.csv");
+    write_utilisation_csv(utilisation.stream(), result.state->ledger());
+    utilisation.commit();
+  }
+  // A timeline of an earlier run must not pass for this run's.
+  std::filesystem::remove(dir / "timeline.json");
+  if (scenario.output.timeline) {
+    AtomicFile timeline(dir / "timeline.json");
+    write_timeline_json(timeline.stream(), scenario, result);
+    timeline.commit();
+  }
   AtomicFile summary(dir / "summary.json");
   // Paths in the scenario may not be UTF-8: replace such bytes rather than fail after the run.
   summary.stream() << make_summary(scenario, workload, result).dump(2, ' ', false, Json::error_handler_t::replace)

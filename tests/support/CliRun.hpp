@@ -52,12 +52,13 @@ inline std::filesystem::path write_scratch_file(const std::string& name, const s
   return p;
 }
 
-// Runs the binary from the source directory, so fixture paths are relative to it.
-inline CliOutcome run_acmesim(const std::string& args)
+// Runs the binary from the source directory, so fixture paths are relative to it; `env` is
+// put before the command ("PATH=/nowhere").
+inline CliOutcome run_acmesim(const std::string& args, const std::string& env = "")
 {
   const auto out = scratch() / "stdout.txt";
   const auto err = scratch() / "stderr.txt";
-  const std::string cmd = std::string("cd '") + ACMESIM_SOURCE_DIR + "' && '" + ACMESIM_BINARY + "' " + args + " >'" +
+  const std::string cmd = std::string("cd '") + ACMESIM_SOURCE_DIR + "' && " + env + " '" + ACMESIM_BINARY + "' " + args + " >'" +
                           out.string() + "' 2>'" + err.string() + "'";
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};

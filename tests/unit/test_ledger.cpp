@@ -112,3 +112,93 @@ TEST_CASE("Ledger accounts down and spare GPUs like any other state")
   CHECK(ledger.gpu_seconds(GpuState::Idle) == Approx(40));
   CHECK(ledger.total_gpu_seconds() == Approx(160));
 }
+
+namespace {
+
+double bin_seconds(const Ledger& ledger, std::size_t k, GpuState s)
+{
+  return ledger.series().at(k)[static_cast<std::size_t>(s)];
+}
+
+// Each state's column of the series sums to the ledger's total for it.
+void check_series_sums(const Ledger& ledger)
+{
+  for (GpuState s : ALL_GPU_STATES) {
+    double sum = 0;
+    for (const auto& bin : ledger.series())
+      sum += bin[static_cast<std::size_t>(s)];
+    INFO(to_string(s));
+    CHECK(sum == Approx(ledger.gpu_seconds(s)).margin(1e-9));
+  }
+}
+
+} // namespace
+
+TEST_CASE("Ledger series splits elapsed time across bins and opens bins only as time reaches them")
+{
+  Ledger ledger(16);
+  ledger.enable_series(100);
+  CHECK(ledger.series().empty());
+  ledger.advance_to(50); // 16 idle
+  ledger.move(GpuState::Idle, GpuState::Busy, 8);
+  ledger.advance_to(250); // 8 busy + 8 idle across bins 0, 1 and half of 2
+  ledger.move(GpuState::Busy, GpuState::Down, 8);
+  ledger.advance_to(300); // 8 down + 8 idle: bin 2 ends exactly at 300, no bin 3 yet
+  REQUIRE(ledger.series().size() == 3);
+  CHECK(bin_seconds(ledger, 0, GpuState::Idle) == 16 * 50 + 8 * 50);
+  CHECK(bin_seconds(ledger, 0, GpuState::Busy) == 8 * 50);
+  CHECK(bin_seconds(ledger, 1, GpuState::Busy) == 8 * 100);
+  CHECK(bin_seconds(ledger, 1, GpuState::Idle) == 8 * 100);
+  CHECK(bin_seconds(ledger, 2, GpuState::Busy) == 8 * 50);
+  CHECK(bin_seconds(ledger, 2, GpuState::Down) == 8 * 50);
+  CHECK(bin_seconds(ledger, 2, GpuState::Idle) == 8 * 100);
+  ledger.advance_to(310);
+  REQUIRE(ledger.series().size() == 4);
+  CHECK(bin_seconds(ledger, 3, GpuState::Down) == 8 * 10);
+  check_series_sums(ledger);
+}
+
+TEST_CASE("Ledger series moves reclassified GPU-seconds over their time window")
+{
+  Ledger ledger(8);
+  ledger.enable_series(100);
+  ledger.move(GpuState::Idle, GpuState::Busy, 4);
+  ledger.advance_to(400); // 4 busy in each of 4 bins: 400 GPU-seconds per bin
+  // Work done from 150 to 350 on 4 GPUs is lost: 200 GPU-seconds in bins 1 and 3, 400 in bin 2.
+  ledger.reclassify(GpuState::Busy, GpuState::LostWork, 800, 150, 350);
+  CHECK(bin_seconds(ledger, 0, GpuState::LostWork) == 0);
+  CHECK(bin_seconds(ledger, 1, GpuState::LostWork) == Approx(200));
+  CHECK(bin_seconds(ledger, 2, GpuState::LostWork) == Approx(400));
+  CHECK(bin_seconds(ledger, 3, GpuState::LostWork) == Approx(200));
+  CHECK(bin_seconds(ledger, 1, GpuState::Busy) == Approx(200));
+  CHECK(bin_seconds(ledger, 2, GpuState::Busy) == Approx(0).margin(1e-9));
+  check_series_sums(ledger);
+
+  // A window holding less than the amount in that state (here: nothing busy is left in bin 2)
+  // leaves the rest to the latest bins, never driving a bin below zero.
+  ledger.reclassify(GpuState::Busy, GpuState::LostWork, 300, 200, 300);
+  CHECK(bin_seconds(ledger, 2, GpuState::Busy) >= 0);
+  CHECK(bin_seconds(ledger, 3, GpuState::Busy) == Approx(0).margin(1e-9));
+  CHECK(bin_seconds(ledger, 1, GpuState::Busy) == Approx(100));
+  check_series_sums(ledger);
+
+  // Without a window: from the latest bins back.
+  ledger.reclassify(GpuState::Busy, GpuState::Checkpoint, 150);
+  CHECK(bin_seconds(ledger, 1, GpuState::Checkpoint) == Approx(100));
+  CHECK(bin_seconds(ledger, 0, GpuState::Checkpoint) == Approx(50));
+  check_series_sums(ledger);
+  CHECK(ledger.total_gpu_seconds() == Approx(8 * 400));
+}
+
+TEST_CASE("Ledger series needs a width > 0 and must start before time is accounted")
+{
+  Ledger ledger(8);
+  CHECK_THROWS_AS(ledger.enable_series(0), std::logic_error);
+  CHECK_THROWS_AS(ledger.enable_series(-1), std::logic_error);
+  CHECK_FALSE(ledger.has_series());
+  ledger.advance_to(1);
+  CHECK_THROWS_AS(ledger.enable_series(60), std::logic_error);
+  // Without a series, no bins are kept.
+  ledger.advance_to(1000);
+  CHECK(ledger.series().empty());
+}

@@ -691,3 +691,55 @@ TEST_CASE("synthetic: {preset: ...} selects the generator calibrated to Acme, wi
   CHECK(errors[1].key == "workload.synthetic.preset");
   CHECK(errors[2].key == "workload.synthetic.retry_probability");
 }
+
+// --- output section --------------------------------------------------------------------------
+
+TEST_CASE("output: defaults without the section, values as written, and --timeline's override")
+{
+  const Scenario plain = load(SEREN + WORKLOAD);
+  CHECK_FALSE(plain.output.timeline);
+  CHECK(plain.output.utilisation_bin_s == 3600);
+
+  const Scenario set = load(SEREN + WORKLOAD + "output:\n  timeline: true\n  utilisation_bin_s: 0.5\n");
+  CHECK(set.output.timeline);
+  CHECK(set.output.utilisation_bin_s == 0.5);
+
+  // What `acmesim run --timeline` adds, on a scenario without an output section.
+  const Scenario overridden = load(SEREN + WORKLOAD, {"output.timeline=true"});
+  CHECK(overridden.output.timeline);
+  CHECK(overridden.output.utilisation_bin_s == 3600);
+}
+
+TEST_CASE("output: unknown keys and bad values are reported with where, key, value and what was expected")
+{
+  const auto errors = errors_of(SEREN + WORKLOAD +
+                                "output:\n"
+                                "  timeline: yes\n"
+                                "  utilisation_bin_s: 0\n"
+                                "  timline: true\n");
+  REQUIRE(errors.size() == 3);
+  CHECK(errors[0].where == "test.yaml:15:3");
+  CHECK(errors[0].key == "output.timline");
+  CHECK_THAT(errors[0].message, Contains("unknown key") && Contains("timeline") && Contains("utilisation_bin_s"));
+  CHECK(errors[1].where == "test.yaml:13:13");
+  CHECK(errors[1].key == "output.timeline");
+  CHECK(errors[1].value == "yes");
+  CHECK(errors[1].message == "expected one of: true, false");
+  CHECK(errors[2].where == "test.yaml:14:22");
+  CHECK(errors[2].key == "output.utilisation_bin_s");
+  CHECK(errors[2].value == "0");
+  CHECK(errors[2].message == "expected a number > 0 and <= 1000000000");
+
+  const Diagnostic negative = single_error(SEREN + WORKLOAD, {"output.utilisation_bin_s=-60"});
+  CHECK(negative.where == "--set output.utilisation_bin_s=-60");
+  CHECK(negative.key == "output.utilisation_bin_s");
+  CHECK(negative.value == "-60");
+
+  const Diagnostic word = single_error(SEREN + WORKLOAD, {"output.utilisation_bin_s=hourly"});
+  CHECK(word.value == "hourly");
+  CHECK(word.message == "expected a number > 0 and <= 1000000000");
+
+  const Diagnostic not_a_map = single_error(SEREN + WORKLOAD + "output: timeline\n");
+  CHECK(not_a_map.key == "output");
+  CHECK_THAT(not_a_map.message, StartsWith("expected a map"));
+}

@@ -1,0 +1,152 @@
+#include "models/common/InputError.hpp"
+#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExperimentCommands.hpp"
+#include "sim/cli/OptionParsing.hpp"
+#include "sim/cli/ProgressLine.hpp"
+#include "sim/cli/RunCommand.hpp"
+#include "sim/config/ScenarioLoader.hpp"
+#include "sim/experiment/SlurmBackend.hpp"
+#include "sim/experiment/SweepRunner.hpp"
+#include "sim/experiment/SweepSpec.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace acmesim {
+
+namespace {
+
+constexpr const char* SWEEP_USAGE = R"(usage: acmesim sweep SWEEP.yaml [options]
+
+Runs the base scenario of SWEEP.yaml at every point of its grid (or list) of overrides and seeds,
+each point in its own `acmesim run` process, and gathers every point's metrics into
+OUT/results.csv (one row per point and metric) and OUT/points.csv (one row per point, with the
+error of a failed one). A failed point does not stop the others; the exit code is then 1.
+See docs/experiments.md for the sweep file.
+
+)";
+
+std::size_t default_jobs()
+{
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The Slurm settings: the sweep file's, with each flag given taking precedence.
+SlurmOptions slurm_options(const SweepSpec& spec, const po::variables_map& vm)
+{
+  SlurmOptions o = spec.slurm;
+  if (vm.count("partition"))
+    o.partition = vm["partition"].as<std::string>();
+  if (vm.count("time-limit"))
+    o.time_limit = vm["time-limit"].as<std::string>();
+  if (vm.count("throttle"))
+    o.throttle = vm["throttle"].as<int>();
+  if (o.throttle < 0)
+    throw UsageError("--throttle must be 0 (no limit) or more");
+  return o;
+}
+
+fs::path output_dir(const SweepSpec& spec, const po::variables_map& vm)
+{
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                                          : (spec.out.empty() ? "results/" + spec.name : spec.out);
+  prepare_output_dir(out);
+  return fs::absolute(out).lexically_normal();
+}
+
+} // namespace
+
+int cmd_sweep(const std::vector<std::string>& args)
+{
+  po::options_description options("sweep options");
+  options.add_options()("help,h", "show this help")("sweep", po::value<std::string>(), "sweep file")(
+      "jobs,j", po::value<std::size_t>(), "points run at once on this machine (default: the number of cores)")(
+      "resume", "skip the points a previous sweep into the same directory finished")(
+      "out,o", po::value<std::string>(), "results directory (default: the file's out:, else results/<name>)")(
+      "backend", po::value<std::string>()->default_value("local"), "local, or slurm (one array task per point)")(
+      "partition", po::value<std::string>(), "Slurm partition (overrides slurm.partition)")(
+      "time-limit", po::value<std::string>(), "Slurm time limit per point, e.g. 01:00:00 (overrides slurm.time_limit)")(
+      "throttle", po::value<int>(), "most Slurm array tasks running at once (overrides slurm.throttle)")(
+      "quiet,q", "no progress line");
+  po::positional_options_description positional;
+  positional.add("sweep", 1);
+  const auto vm = parse_options(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << SWEEP_USAGE << options;
+    return EXIT_OK;
+  }
+  if (!vm.count("sweep"))
+    throw UsageError("sweep needs a sweep file");
+  const std::string backend = vm["backend"].as<std::string>();
+  if (backend != "local" && backend != "slurm")
+    throw UsageError("--backend must be local or slurm, not '" + backend + "'");
+  if (vm.count("jobs") && vm["jobs"].as<std::size_t>() == 0)
+    throw UsageError("--jobs must be at least 1");
+
+  const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
+  // The base scenario with the common overrides must load; a point's own values are checked by
+  // its own run, so one bad value fails that point only.
+  if (spec.scenario.empty())
+    load_default_scenario(spec.set);
+  else
+    load_scenario_file(spec.scenario, spec.set);
+  const SlurmOptions slurm = slurm_options(spec, vm);
+  const fs::path out = output_dir(spec, vm);
+
+  std::vector<fs::path> pending;
+  std::size_t skipped = 0;
+  for (const auto& point : spec.points) {
+    if (vm.count("resume") && point_finished(out, spec, point)) {
+      ++skipped;
+      continue;
+    }
+    prepare_point(out, spec, point);
+    pending.push_back(point_dir(out, point));
+  }
+  std::cerr << fmt::format("sweep '{}': {} points, {} to run{}; results in {}\n", spec.name, spec.points.size(),
+                           pending.size(), skipped ? fmt::format(", {} already finished", skipped) : "",
+                           out.string());
+  ProgressLine progress("sweep points", pending.size(), vm.count("quiet") > 0);
+  const SweepProgress report = [&](std::size_t done, std::size_t failed) { progress.update(done, failed); };
+  const std::string acmesim = current_executable();
+  try {
+    if (backend == "slurm")
+      run_points_on_slurm(pending, out, SlurmRun{slurm, "acmesim-" + spec.name, 1.0}, acmesim, report);
+    else
+      run_points_locally(pending, vm.count("jobs") ? vm["jobs"].as<std::size_t>() : default_jobs(), acmesim,
+                         report);
+  } catch (const SlurmError& e) {
+    throw InputError(Diagnostic{"--backend", "", "slurm", e.what()});
+  }
+
+  const SweepOutcome outcome = gather_sweep(out, spec);
+  std::cout << fmt::format("sweep '{}': {} of {} points finished{}; {}/results.csv, {}/points.csv\n", spec.name,
+                           outcome.finished, spec.points.size(),
+                           skipped ? fmt::format(" ({} from an earlier sweep)", skipped) : "", out.string(),
+                           out.string());
+  for (const auto& [id, error] : outcome.failures)
+    std::cerr << fmt::format("failed point {}: {}\n", id, error);
+  return outcome.failures.empty() ? EXIT_OK : EXIT_INTERNAL;
+}
+
+int cmd_sweep_task(const std::vector<std::string>& args)
+{
+  if (args.size() != 2)
+    throw UsageError("sweep-task (run by a Slurm array task) takes a tasks file and a task index");
+  std::size_t index = 0;
+  try {
+    index = std::stoul(args[1]);
+  } catch (const std::exception&) {
+    throw UsageError("sweep-task: the task index must be a number, not '" + args[1] + "'");
+  }
+  return run_sweep_task(args[0], index, current_executable()) == 0 ? EXIT_OK : EXIT_INTERNAL;
+}
+
+} // namespace acmesim

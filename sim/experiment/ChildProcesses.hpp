@@ -1,0 +1,47 @@
+#pragma once
+// Starting and reaping child processes: every simulation of a comparison or sweep runs as its
+// own `acmesim run` process (SimGrid allows one engine per process), and `plot` runs python3.
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace acmesim {
+
+struct ChildCommand {
+  std::vector<std::string> argv; // argv[0] is looked up on PATH when it has no '/'
+  std::string stdout_path;       // empty: inherit the parent's
+  std::string stderr_path;       // empty: inherit the parent's
+};
+
+// Thrown when a child cannot be started at all (no such program, no permission...).
+struct SpawnError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// How a child ended: its exit code, or 128 + the signal number that killed it (as shells say).
+struct ChildExit {
+  int code = 0;
+  bool signalled = false;
+  int signal = 0;
+  std::string spawn_error; // set when the child could not be started (code 127)
+  bool ok() const { return !signalled && code == 0; }
+  std::string describe() const; // "exit code 2", "killed by signal 9 (Killed)"
+};
+
+pid_t spawn_child(const ChildCommand& command);
+ChildExit wait_child(pid_t pid);
+// Starts and waits for one child.
+ChildExit run_child(const ChildCommand& command);
+
+// Runs `count` children, at most `parallel` at once, in index order of starting. `make(i)` gives
+// the i-th command; `done(i, exit)` is called as each one ends (in the order they end).
+void run_children(std::size_t count, std::size_t parallel, const std::function<ChildCommand(std::size_t)>& make,
+                  const std::function<void(std::size_t, const ChildExit&)>& done);
+
+// The path of the running executable (children run the same acmesim binary).
+std::string current_executable();
+
+} // namespace acmesim

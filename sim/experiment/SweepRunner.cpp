@@ -1,0 +1,218 @@
+#include "sim/experiment/SweepRunner.hpp"
+
+#include "sim/experiment/RunMetrics.hpp"
+#include "sim/report/AtomicFile.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace acmesim {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+Json point_description(const SweepSpec& spec, const SweepPoint& point)
+{
+  return Json{{"point", point.id},
+              {"scenario", spec.scenario.empty() ? Json(nullptr) : Json(spec.scenario)},
+              {"set", spec.overrides_of(point)},
+              {"seed", point.seed}};
+}
+
+// nullopt when the file is missing or is not JSON.
+std::optional<Json> read_json(const fs::path& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    return std::nullopt;
+  try {
+    return Json::parse(in);
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
+void write_json(const fs::path& path, const Json& j)
+{
+  AtomicFile file(path);
+  file.stream() << j.dump(2) << '\n';
+  file.commit();
+}
+
+// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
+std::string csv_field(const std::string& s)
+{
+  if (s.find_first_of(",\"\n\r") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (const char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// The diagnostics a failed run printed ("error: ..." lines), or its last words.
+std::string stderr_summary(const fs::path& path)
+{
+  std::ifstream in(path);
+  std::vector<std::string> errors;
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (line.empty())
+      continue;
+    last = line;
+    if (line.rfind("error: ", 0) == 0 || line.rfind("internal error: ", 0) == 0)
+      errors.push_back(line);
+  }
+  if (errors.empty())
+    return last;
+  std::string out = errors.front();
+  for (std::size_t i = 1; i < errors.size() && i < 3; ++i)
+    out += "; " + errors[i];
+  if (errors.size() > 3)
+    out += fmt::format("; ({} more in stderr.log)", errors.size() - 3);
+  return out;
+}
+
+std::string params_csv(const SweepSpec& spec, const SweepPoint& point)
+{
+  std::string out;
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    out += "," + csv_field(i < point.values.size() && point.values[i] ? *point.values[i] : "");
+  return out;
+}
+
+} // namespace
+
+fs::path point_dir(const fs::path& out, const SweepPoint& point)
+{
+  return out / "points" / point.id;
+}
+
+bool point_finished(const fs::path& out, const SweepSpec& spec, const SweepPoint& point)
+{
+  const fs::path dir = point_dir(out, point);
+  const auto status = read_json(dir / "status.json");
+  const auto described = read_json(dir / "point.json");
+  std::error_code ec;
+  return status && described && (*status)["exit_code"] == 0 && *described == point_description(spec, point) &&
+         fs::is_regular_file(dir / "summary.json", ec);
+}
+
+void prepare_point(const fs::path& out, const SweepSpec& spec, const SweepPoint& point)
+{
+  const fs::path dir = point_dir(out, point);
+  fs::create_directories(dir);
+  fs::remove(dir / "status.json");
+  fs::remove(dir / "summary.json"); // a failed retry must not leave the old one looking current
+  write_json(dir / "point.json", point_description(spec, point));
+}
+
+ChildCommand run_process(const std::string& acmesim, const std::string& scenario,
+                         const std::vector<std::string>& overrides, std::uint64_t seed, const fs::path& dir)
+{
+  ChildCommand c;
+  c.argv = {acmesim, "run"};
+  if (!scenario.empty())
+    c.argv.push_back(scenario);
+  for (const auto& o : overrides)
+    c.argv.insert(c.argv.end(), {"--set", o});
+  c.argv.insert(c.argv.end(), {"--seed", std::to_string(seed), "--out", dir.string(), "--quiet"});
+  c.stdout_path = (dir / "stdout.log").string();
+  c.stderr_path = (dir / "stderr.log").string();
+  return c;
+}
+
+ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
+{
+  const auto described = read_json(dir / "point.json");
+  if (!described)
+    throw std::runtime_error(fmt::format("cannot read {}", (dir / "point.json").string()));
+  const Json& scenario = (*described)["scenario"];
+  return run_process(acmesim, scenario.is_null() ? "" : scenario.get<std::string>(),
+                     (*described)["set"].get<std::vector<std::string>>(), (*described)["seed"].get<std::uint64_t>(),
+                     dir);
+}
+
+void write_run_status(const fs::path& dir, const ChildExit& exit)
+{
+  write_json(dir / "status.json", Json{{"exit_code", exit.code},
+                                       {"signal", exit.signalled ? Json(exit.signal) : Json(nullptr)},
+                                       {"error", exit.spawn_error.empty() ? Json(nullptr) : Json(exit.spawn_error)}});
+}
+
+void run_points_locally(const std::vector<fs::path>& dirs, std::size_t parallel, const std::string& acmesim,
+                        const SweepProgress& progress)
+{
+  std::size_t done = 0, failed = 0;
+  run_children(
+      dirs.size(), parallel, [&](std::size_t i) { return point_command(dirs[i], acmesim); },
+      [&](std::size_t i, const ChildExit& exit) {
+        write_run_status(dirs[i], exit);
+        ++done;
+        failed += exit.ok() ? 0 : 1;
+        if (progress)
+          progress(done, failed);
+      });
+}
+
+std::string run_error(const fs::path& dir)
+{
+  const auto status = read_json(dir / "status.json");
+  if (!status)
+    return "no status.json: the point's process did not finish (killed, out of time, or its Slurm task never ran)";
+  if (!(*status)["error"].is_null())
+    return (*status)["error"].get<std::string>();
+  const int code = (*status)["exit_code"].get<int>();
+  if (!(*status)["signal"].is_null())
+    return fmt::format("killed by signal {}", (*status)["signal"].get<int>());
+  if (code != 0) {
+    const std::string said = stderr_summary(dir / "stderr.log");
+    return fmt::format("exit code {}{}", code, said.empty() ? "" : ": " + said);
+  }
+  return "";
+}
+
+SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
+{
+  SweepOutcome outcome;
+  std::string header_params;
+  for (const auto& p : spec.parameters)
+    header_params += "," + csv_field(p);
+  AtomicFile results(out / "results.csv");
+  AtomicFile points(out / "points.csv");
+  results.stream() << "point" << header_params << ",seed,metric,value\n";
+  points.stream() << "point" << header_params << ",seed,status,error\n";
+  for (const auto& point : spec.points) {
+    const fs::path dir = point_dir(out, point);
+    const std::string prefix = point.id + params_csv(spec, point) + "," + std::to_string(point.seed);
+    std::string error = run_error(dir);
+    std::vector<RunMetric> metrics;
+    if (error.empty()) {
+      try {
+        metrics = read_run_metrics(dir);
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    }
+    if (!error.empty()) {
+      outcome.failures.emplace_back(point.id, error);
+      points.stream() << prefix << ",failed," << csv_field(error) << '\n';
+      continue;
+    }
+    ++outcome.finished;
+    points.stream() << prefix << ",finished,\n";
+    for (const auto& m : metrics)
+      results.stream() << prefix << ',' << m.name << ',' << fmt::format("{}", m.value) << '\n';
+  }
+  results.commit();
+  points.commit();
+  return outcome;
+}
+
+} // namespace acmesim
