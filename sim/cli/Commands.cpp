@@ -60,12 +60,14 @@ void print_input_error(const InputError& e)
 
 std::vector<std::string> overrides_of(const po::variables_map& vm)
 {
+  // --seed comes last so that it wins over a `--set seed=...`: compare and sweep give each run
+  // its seed with --seed, and nothing else may change it.
   std::vector<std::string> overrides;
-  if (vm.count("seed"))
-    overrides.push_back("seed=" + vm["seed"].as<std::string>());
   if (vm.count("set"))
     for (const auto& s : vm["set"].as<std::vector<std::string>>())
       overrides.push_back(s);
+  if (vm.count("seed"))
+    overrides.push_back("seed=" + vm["seed"].as<std::string>());
   return overrides;
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <thread>
 
 namespace po = boost::program_options;
@@ -61,9 +62,9 @@ std::optional<CompareArgs> parse_compare(const std::vector<std::string>& args)
   const std::vector<std::string> left(args.begin(), vs);
   po::options_description options("compare options");
   options.add_options()("help,h", "show this help")("scenario", po::value<std::vector<std::string>>(), "scenarios")(
-      "seeds", po::value<std::size_t>()->default_value(10), "seeds per side")(
-      "first-seed", po::value<std::uint64_t>()->default_value(1), "seeds are first-seed, first-seed + 1, ...")(
-      "jobs,j", po::value<std::size_t>(), "runs at once (default: the number of cores)")(
+      "seeds", po::value<std::string>(), "seeds per side (default 10)")(
+      "first-seed", po::value<std::string>(), "seeds are first-seed, first-seed + 1, ... (default 1)")(
+      "jobs,j", po::value<std::string>(), "runs at once (default: the number of cores)")(
       "confidence", po::value<double>()->default_value(0.95), "confidence level of the intervals")(
       "out,o", po::value<std::string>()->default_value("results/compare"), "results directory")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value")(
@@ -98,16 +99,16 @@ std::optional<CompareArgs> parse_compare(const std::vector<std::string>& args)
     c.b.scenario = b_scenarios.empty() ? c.a.scenario : b_scenarios[0];
     c.b.set = strings_of(bvm, "set");
   }
-  c.seeds = vm["seeds"].as<std::size_t>();
-  c.first_seed = vm["first-seed"].as<std::uint64_t>();
-  c.jobs = vm.count("jobs") ? vm["jobs"].as<std::size_t>() : std::max(1u, std::thread::hardware_concurrency());
+  for (const auto* side : {&c.a, &c.b})
+    for (const auto& o : side->set)
+      if (o.rfind("seed=", 0) == 0)
+        throw UsageError("--set " + o + ": the seeds of a comparison are given by --seeds and --first-seed");
+  c.seeds = count_option(vm, "seeds", 10, 1, 100000);
+  c.first_seed = count_option(vm, "first-seed", 1, 0, std::numeric_limits<std::uint64_t>::max() - (c.seeds - 1));
+  c.jobs = count_option(vm, "jobs", std::max(1u, std::thread::hardware_concurrency()), 1, 10000);
   c.confidence = vm["confidence"].as<double>();
   c.out = vm["out"].as<std::string>();
   c.quiet = vm.count("quiet") > 0;
-  if (c.seeds < 1 || c.seeds > 100000)
-    throw UsageError("--seeds must be between 1 and 100000");
-  if (c.jobs < 1)
-    throw UsageError("--jobs must be at least 1");
   if (!(c.confidence > 0 && c.confidence < 1))
     throw UsageError("--confidence must lie strictly between 0 and 1");
   return c;
@@ -139,6 +140,7 @@ int cmd_compare(const std::vector<std::string>& args)
     seeds.push_back(c.first_seed + i);
   prepare_output_dir(c.out);
   const fs::path out = c.out;
+  fs::remove(out / "compare.json"); // a failed comparison must not leave an earlier one looking current
   // Run i is side i % 2 at seed i / 2: both sides advance together, so an interrupted
   // comparison has pairs.
   const auto run_dir = [&](std::size_t i) {
@@ -148,7 +150,7 @@ int cmd_compare(const std::vector<std::string>& args)
     fs::create_directories(run_dir(i));
     fs::remove(run_dir(i) / "summary.json");
   }
-  const std::string exe = current_executable();
+  const std::string exe = current_executable_link();
   ProgressLine progress("compare runs", 2 * seeds.size(), c.quiet);
   std::size_t done = 0, failed = 0;
   run_children(

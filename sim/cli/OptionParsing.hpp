@@ -4,6 +4,9 @@
 #include "sim/cli/Commands.hpp"
 
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <cstdint>
 
 #include <string>
 #include <vector>
@@ -23,6 +26,27 @@ parse_options(const std::vector<std::string>& args, const boost::program_options
     throw UsageError(e.what());
   }
   return vm;
+}
+
+// A whole number option in [min, max]. Read from its text because Boost's conversion to an
+// unsigned type accepts "-1" and wraps it to the largest value.
+inline std::uint64_t count_option(const boost::program_options::variables_map& vm, const std::string& name,
+                                  std::uint64_t fallback, std::uint64_t min, std::uint64_t max)
+{
+  if (!vm.count(name))
+    return fallback;
+  const std::string text = vm[name].as<std::string>();
+  const auto fail = [&] {
+    return UsageError(fmt::format("--{} must be a whole number from {} to {}, not '{}'", name, min, max, text));
+  };
+  // At most 20 digits, and no more than 2^64 - 1 when there are 20: stoull cannot overflow.
+  if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos ||
+      (text.size() == 20 && text > "18446744073709551615"))
+    throw fail();
+  const std::uint64_t v = std::stoull(text);
+  if (v < min || v > max)
+    throw fail();
+  return v;
 }
 
 } // namespace acmesim

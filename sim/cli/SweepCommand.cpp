@@ -46,10 +46,7 @@ SlurmOptions slurm_options(const SweepSpec& spec, const po::variables_map& vm)
     o.partition = vm["partition"].as<std::string>();
   if (vm.count("time-limit"))
     o.time_limit = vm["time-limit"].as<std::string>();
-  if (vm.count("throttle"))
-    o.throttle = vm["throttle"].as<int>();
-  if (o.throttle < 0)
-    throw UsageError("--throttle must be 0 (no limit) or more");
+  o.throttle = static_cast<int>(count_option(vm, "throttle", static_cast<std::uint64_t>(o.throttle), 0, 1000000));
   return o;
 }
 
@@ -67,13 +64,14 @@ int cmd_sweep(const std::vector<std::string>& args)
 {
   po::options_description options("sweep options");
   options.add_options()("help,h", "show this help")("sweep", po::value<std::string>(), "sweep file")(
-      "jobs,j", po::value<std::size_t>(), "points run at once on this machine (default: the number of cores)")(
+      "jobs,j", po::value<std::string>(), "points run at once on this machine (default: the number of cores)")(
       "resume", "skip the points a previous sweep into the same directory finished")(
       "out,o", po::value<std::string>(), "results directory (default: the file's out:, else results/<name>)")(
       "backend", po::value<std::string>()->default_value("local"), "local, or slurm (one array task per point)")(
       "partition", po::value<std::string>(), "Slurm partition (overrides slurm.partition)")(
       "time-limit", po::value<std::string>(), "Slurm time limit per point, e.g. 01:00:00 (overrides slurm.time_limit)")(
-      "throttle", po::value<int>(), "most Slurm array tasks running at once (overrides slurm.throttle)")(
+      "throttle", po::value<std::string>(), "most Slurm array tasks running at once, 0: no limit (overrides "
+                                            "slurm.throttle)")(
       "quiet,q", "no progress line");
   po::positional_options_description positional;
   positional.add("sweep", 1);
@@ -87,8 +85,7 @@ int cmd_sweep(const std::vector<std::string>& args)
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "local" && backend != "slurm")
     throw UsageError("--backend must be local or slurm, not '" + backend + "'");
-  if (vm.count("jobs") && vm["jobs"].as<std::size_t>() == 0)
-    throw UsageError("--jobs must be at least 1");
+  const std::size_t jobs = count_option(vm, "jobs", default_jobs(), 1, 10000);
 
   const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
   // The base scenario with the common overrides must load; a point's own values are checked by
@@ -115,13 +112,11 @@ int cmd_sweep(const std::vector<std::string>& args)
                            out.string());
   ProgressLine progress("sweep points", pending.size(), vm.count("quiet") > 0);
   const SweepProgress report = [&](std::size_t done, std::size_t failed) { progress.update(done, failed); };
-  const std::string acmesim = current_executable();
   try {
     if (backend == "slurm")
-      run_points_on_slurm(pending, out, SlurmRun{slurm, "acmesim-" + spec.name, 1.0}, acmesim, report);
+      run_points_on_slurm(pending, out, SlurmRun{slurm, "acmesim-" + spec.name, 1.0}, current_executable(), report);
     else
-      run_points_locally(pending, vm.count("jobs") ? vm["jobs"].as<std::size_t>() : default_jobs(), acmesim,
-                         report);
+      run_points_locally(pending, jobs, current_executable_link(), report);
   } catch (const SlurmError& e) {
     throw InputError(Diagnostic{"--backend", "", "slurm", e.what()});
   }
@@ -146,7 +141,7 @@ int cmd_sweep_task(const std::vector<std::string>& args)
   } catch (const std::exception&) {
     throw UsageError("sweep-task: the task index must be a number, not '" + args[1] + "'");
   }
-  return run_sweep_task(args[0], index, current_executable()) == 0 ? EXIT_OK : EXIT_INTERNAL;
+  return run_sweep_task(args[0], index, current_executable_link()) == 0 ? EXIT_OK : EXIT_INTERNAL;
 }
 
 } // namespace acmesim

@@ -40,24 +40,6 @@ const std::vector<std::string> FABRIC_KEYS{"leaf_radix",     "spine_radix",     
 const std::vector<std::string> STORAGE_KEYS{"bandwidth_GBps", "latency_us"};
 const std::vector<ConfigEntry> NO_ENTRIES;
 
-// Scenario names become directory names under results/: keep them to one plain path part.
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
-
-bool is_safe_name(const std::string& name)
-{
-  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), is_name_char);
-}
-
-std::string safe_name(std::string name)
-{
-  for (char& c : name)
-    if (!is_name_char(c))
-      c = '_';
-  if (name.empty() || name.front() == '.')
-    name.insert(name.begin(), '_');
-  return name;
-}
-
 bool is_pod_field(std::string_view key)
 {
   return std::find(POD_FIELDS.begin(), POD_FIELDS.end(), key) != POD_FIELDS.end();
@@ -450,6 +432,26 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
 }
 
 } // namespace
+
+// Scenario names become directory names under results/: keep them to one plain path part.
+namespace {
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
+} // namespace
+
+bool is_safe_name(const std::string& name)
+{
+  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), is_name_char);
+}
+
+std::string safe_name(std::string name)
+{
+  for (char& c : name)
+    if (!is_name_char(c))
+      c = '_';
+  if (name.empty() || name.front() == '.')
+    name.insert(name.begin(), '_');
+  return name;
+}
 
 Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name, const std::string& base_dir,
                             const std::vector<std::string>& overrides)

@@ -12,6 +12,11 @@
 
 namespace acmesim {
 
+// Names that become a directory under results/: letters, digits, '.', '_' and '-', not starting
+// with '.'. safe_name() replaces anything else with '_'.
+bool is_safe_name(const std::string& name);
+std::string safe_name(std::string name);
+
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
 Scenario load_default_scenario(const std::vector<std::string>& overrides = {});
 // `base_dir` resolves relative trace paths; `source_name` is used in messages.

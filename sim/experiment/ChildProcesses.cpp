@@ -99,18 +99,39 @@ ChildExit run_child(const ChildCommand& command)
   return wait_child(spawn_child(command));
 }
 
+namespace {
+
+// The children still running when run_children leaves by an exception: they are stopped and
+// reaped, so that no simulation keeps writing into a results directory nobody gathers.
+class RunningChildren {
+public:
+  ~RunningChildren()
+  {
+    for (const auto& [pid, index] : pids) {
+      kill(pid, SIGTERM);
+      int status = 0;
+      waitpid(pid, &status, 0);
+    }
+  }
+  std::map<pid_t, std::size_t> pids;
+};
+
+} // namespace
+
 void run_children(std::size_t count, std::size_t parallel, const std::function<ChildCommand(std::size_t)>& make,
                   const std::function<void(std::size_t, const ChildExit&)>& done)
 {
   parallel = std::max<std::size_t>(parallel, 1);
-  std::map<pid_t, std::size_t> running;
+  signal(SIGCHLD, SIG_DFL); // an inherited "ignore" would reap children before waitpid sees them
+  RunningChildren guard;
+  auto& running = guard.pids;
   std::size_t next = 0;
   while (next < count || !running.empty()) {
     while (next < count && running.size() < parallel) {
       const std::size_t index = next++;
       try {
         running.emplace(spawn_child(make(index)), index);
-      } catch (const SpawnError& e) {
+      } catch (const std::exception& e) { // no program, or no command to make: this child fails, the rest run
         ChildExit failed;
         failed.code = 127; // what a shell reports for a command it cannot run
         failed.spawn_error = e.what();
@@ -133,6 +154,11 @@ void run_children(std::size_t count, std::size_t parallel, const std::function<C
     running.erase(it);
     done(index, exit_of(status));
   }
+}
+
+std::string current_executable_link()
+{
+  return "/proc/self/exe";
 }
 
 std::string current_executable()

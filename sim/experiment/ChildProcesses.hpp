@@ -37,11 +37,17 @@ ChildExit wait_child(pid_t pid);
 ChildExit run_child(const ChildCommand& command);
 
 // Runs `count` children, at most `parallel` at once, in index order of starting. `make(i)` gives
-// the i-th command; `done(i, exit)` is called as each one ends (in the order they end).
+// the i-th command; `done(i, exit)` is called as each one ends (in the order they end). A child
+// that cannot be started (or whose command `make` cannot give) ends at once with code 127 and
+// the reason in `spawn_error`; the others still run.
 void run_children(std::size_t count, std::size_t parallel, const std::function<ChildCommand(std::size_t)>& make,
                   const std::function<void(std::size_t, const ChildExit&)>& done);
 
-// The path of the running executable (children run the same acmesim binary).
+// The path of the running executable (children run the same acmesim binary): for commands
+// run elsewhere, such as a Slurm batch script.
 std::string current_executable();
+// "/proc/self/exe": for children of this process, the very binary running now, even if the file
+// has since been rebuilt or replaced.
+std::string current_executable_link();
 
 } // namespace acmesim

@@ -61,28 +61,53 @@ ClientResult run_client(const std::vector<std::string>& argv, const fs::path& di
   return r;
 }
 
-fs::path write_batch_script(const fs::path& slurm_dir, const fs::path& tasks, std::size_t count, const SlurmRun& run,
-                            const std::string& acmesim)
+// The array script. Its options go to sbatch as arguments (see sbatch_command), not as #SBATCH
+// lines, which sbatch splits at spaces: paths and names stay exactly as given.
+fs::path write_batch_script(const fs::path& dir, const fs::path& tasks, const std::string& acmesim)
 {
-  const fs::path script = slurm_dir / "sweep.sbatch";
+  const fs::path script = dir / "sweep.sbatch";
   AtomicFile file(script);
-  auto& s = file.stream();
-  s << "#!/bin/sh\n"
-    << "# One array task per sweep point; written by acmesim sweep --backend slurm.\n"
-    << "#SBATCH --job-name=" << run.job_name << '\n'
-    << "#SBATCH --array=0-" << count - 1;
-  if (run.options.throttle > 0)
-    s << '%' << run.options.throttle;
-  s << '\n' << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-    << "#SBATCH --output=" << (slurm_dir / "task-%A_%a.out").string() << '\n';
-  if (!run.options.partition.empty())
-    s << "#SBATCH --partition=" << run.options.partition << '\n';
-  if (!run.options.time_limit.empty())
-    s << "#SBATCH --time=" << run.options.time_limit << '\n';
-  s << "exec " << shell_quote(acmesim) << " sweep-task " << shell_quote(tasks.string())
-    << " \"$SLURM_ARRAY_TASK_ID\"\n";
+  file.stream() << "#!/bin/sh\n"
+                << "# One array task per sweep point (acmesim sweep --backend slurm; sbatch.args has the options).\n"
+                << "exec " << shell_quote(acmesim) << " sweep-task " << shell_quote(tasks.string())
+                << " \"$SLURM_ARRAY_TASK_ID\"\n";
   file.commit();
   return script;
+}
+
+std::vector<std::string> sbatch_command(const fs::path& dir, const fs::path& script, std::size_t count,
+                                        const SlurmRun& run)
+{
+  std::string array = fmt::format("--array=0-{}", count - 1);
+  if (run.options.throttle > 0)
+    array += fmt::format("%{}", run.options.throttle);
+  // Slurm expands %A and %a in the output path, and would expand any other '%' too.
+  if (dir.string().find('%') != std::string::npos)
+    throw SlurmError(fmt::format("the results directory {} has a '%' in its path, which Slurm would expand in "
+                                 "the tasks' output file names; choose another --out",
+                                 dir.parent_path().parent_path().string()));
+  const std::string output = (dir / "task-%A_%a.out").string();
+  std::vector<std::string> argv{"sbatch",        "--parsable",         "--job-name=" + run.job_name,
+                                array,           "--ntasks=1",         "--cpus-per-task=1",
+                                "--output=" + output};
+  if (!run.options.partition.empty())
+    argv.push_back("--partition=" + run.options.partition);
+  if (!run.options.time_limit.empty())
+    argv.push_back("--time=" + run.options.time_limit);
+  argv.insert(argv.end(), run.options.extra_args.begin(), run.options.extra_args.end());
+  argv.push_back(script.string());
+  return argv;
+}
+
+// Each submission gets its own directory, so that the tasks of an earlier array still queued
+// (after an interrupted sweep) keep reading their own list of points.
+fs::path new_submission_dir(const fs::path& out)
+{
+  for (int n = 1;; ++n) {
+    const fs::path dir = out / "slurm" / fmt::format("submission-{}", n);
+    if (fs::create_directories(dir))
+      return dir;
+  }
 }
 
 std::size_t count_statuses(const std::vector<fs::path>& dirs, std::size_t& failed)
@@ -99,48 +124,30 @@ std::size_t count_statuses(const std::vector<fs::path>& dirs, std::size_t& faile
   return done;
 }
 
-} // namespace
-
-void run_points_on_slurm(const std::vector<fs::path>& dirs, const fs::path& out, const SlurmRun& run,
-                         const std::string& acmesim, const SweepProgress& progress)
+// Polls squeue until Slurm lists no task of the array. Slurm forgets a finished job after
+// MinJobAge, and squeue then answers "Invalid job id": done as well. A controller that does not
+// answer for a while (a restart) is waited for; one that stays silent ends the wait.
+void wait_for_array(const fs::path& dir, const std::string& job_id, const std::string& cluster,
+                    const std::vector<fs::path>& dirs, const SlurmRun& run, const SweepProgress& progress)
 {
-  if (dirs.empty())
-    return;
-  const fs::path slurm_dir = out / "slurm";
-  fs::create_directories(slurm_dir);
-  const fs::path tasks = slurm_dir / "tasks.txt";
-  {
-    AtomicFile file(tasks);
-    for (const auto& d : dirs)
-      file.stream() << d.string() << '\n';
-    file.commit();
-  }
-  const fs::path script = write_batch_script(slurm_dir, tasks, dirs.size(), run, acmesim);
-  std::vector<std::string> sbatch{"sbatch", "--parsable"};
-  sbatch.insert(sbatch.end(), run.options.extra_args.begin(), run.options.extra_args.end());
-  sbatch.push_back(script.string());
-  const ClientResult submitted = run_client(sbatch, slurm_dir, "sbatch");
-  if (!submitted.exit.ok())
-    throw SlurmError(fmt::format("sbatch refused the array ({}): {}", submitted.exit.describe(), submitted.err));
-  const std::string job_id = submitted.out.substr(0, submitted.out.find(';')); // "id" or "id;cluster"
-  std::fprintf(stderr, "sweep: submitted Slurm array job %s with %zu tasks (scancel %s stops it)\n", job_id.c_str(),
-               dirs.size(), job_id.c_str());
-
-  // Slurm forgets finished jobs after MinJobAge, then squeue answers "Invalid job id": also done.
-  int client_failures = 0;
+  std::vector<std::string> squeue{"squeue", "-h", "-j", job_id, "-o", "%i"};
+  if (!cluster.empty())
+    squeue.insert(squeue.begin() + 1, {"-M", cluster});
+  const int patience = std::max(1, static_cast<int>(300 / std::max(run.poll_s, 0.01))); // about 5 minutes
+  int silent_polls = 0;
   std::size_t reported = 0;
   while (true) {
-    const ClientResult q = run_client({"squeue", "-h", "-j", job_id, "-o", "%i"}, slurm_dir, "squeue");
-    if (q.exit.ok() && q.out.empty())
+    const ClientResult q = run_client(squeue, dir, "squeue");
+    if (q.exit.ok() && q.out.find_first_not_of(" \n") == std::string::npos)
       break;
-    if (!q.exit.ok()) {
-      if (q.err.find("Invalid job id") != std::string::npos)
-        break;
-      if (++client_failures >= 10)
-        throw SlurmError(fmt::format("squeue keeps failing ({}): {}", q.exit.describe(), q.err));
-    } else {
-      client_failures = 0;
-    }
+    if (!q.exit.ok() && q.err.find("Invalid job id") != std::string::npos)
+      break;
+    if (!q.exit.ok() && ++silent_polls >= patience)
+      throw std::runtime_error(fmt::format("squeue has failed for 5 minutes ({}): {}; the array may still run: "
+                                           "scancel {} stops it, and sweep --resume gathers what finished",
+                                           q.exit.describe(), q.err, job_id));
+    if (q.exit.ok())
+      silent_polls = 0;
     std::size_t failed = 0;
     const std::size_t done = count_statuses(dirs, failed);
     if (progress && done != reported) {
@@ -149,9 +156,51 @@ void run_points_on_slurm(const std::vector<fs::path>& dirs, const fs::path& out,
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(run.poll_s));
   }
+}
+
+} // namespace
+
+void run_points_on_slurm(const std::vector<fs::path>& dirs, const fs::path& out, const SlurmRun& run,
+                         const std::string& acmesim, const SweepProgress& progress)
+{
+  if (dirs.empty())
+    return;
+  const fs::path dir = new_submission_dir(out);
+  const fs::path tasks = dir / "tasks.txt";
+  {
+    AtomicFile file(tasks);
+    for (const auto& d : dirs)
+      file.stream() << d.string() << '\n';
+    file.commit();
+  }
+  const fs::path script = write_batch_script(dir, tasks, acmesim);
+  const std::vector<std::string> sbatch = sbatch_command(dir, script, dirs.size(), run);
+  {
+    AtomicFile args(dir / "sbatch.args");
+    for (const auto& a : sbatch)
+      args.stream() << a << '\n';
+    args.commit();
+  }
+  const ClientResult submitted = run_client(sbatch, dir, "sbatch");
+  if (!submitted.exit.ok())
+    throw SlurmError(fmt::format("sbatch refused the array ({}): {}", submitted.exit.describe(), submitted.err));
+  // --parsable prints "id" or, on a federation, "id;cluster".
+  const auto semicolon = submitted.out.find(';');
+  const std::string job_id = submitted.out.substr(0, semicolon);
+  const std::string cluster = semicolon == std::string::npos ? "" : submitted.out.substr(semicolon + 1);
+  std::fprintf(stderr, "sweep: submitted Slurm array job %s with %zu tasks (scancel %s stops it)\n", job_id.c_str(),
+               dirs.size(), job_id.c_str());
+  wait_for_array(dir, job_id, cluster, dirs, run, progress);
+
+  // On a network file system a task's last status file may show up here a little after Slurm
+  // has forgotten the task: give missing ones a grace period before reporting them.
   std::size_t failed = 0;
-  const std::size_t done = count_statuses(dirs, failed);
-  if (progress && done != reported)
+  std::size_t done = count_statuses(dirs, failed);
+  for (int waited = 0; done < dirs.size() && waited < 30; ++waited) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    done = count_statuses(dirs, failed);
+  }
+  if (progress)
     progress(done, failed);
 }
 

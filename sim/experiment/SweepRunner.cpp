@@ -1,5 +1,6 @@
 #include "sim/experiment/SweepRunner.hpp"
 
+#include "acmesim/Version.hpp"
 #include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
 
@@ -19,10 +20,13 @@ namespace {
 
 Json point_description(const SweepSpec& spec, const SweepPoint& point)
 {
+  // What makes two runs of a point the same run: --resume compares all of it.
   return Json{{"point", point.id},
               {"scenario", spec.scenario.empty() ? Json(nullptr) : Json(spec.scenario)},
+              {"scenario_digest", spec.scenario_digest},
               {"set", spec.overrides_of(point)},
-              {"seed", point.seed}};
+              {"seed", point.seed},
+              {"program", VERSION}};
 }
 
 // nullopt when the file is missing or is not JSON.
@@ -97,10 +101,9 @@ fs::path point_dir(const fs::path& out, const SweepPoint& point)
 bool point_finished(const fs::path& out, const SweepSpec& spec, const SweepPoint& point)
 {
   const fs::path dir = point_dir(out, point);
-  const auto status = read_json(dir / "status.json");
   const auto described = read_json(dir / "point.json");
   std::error_code ec;
-  return status && described && (*status)["exit_code"] == 0 && *described == point_description(spec, point) &&
+  return described && *described == point_description(spec, point) && run_error(dir).empty() &&
          fs::is_regular_file(dir / "summary.json", ec);
 }
 
@@ -163,14 +166,17 @@ void run_points_locally(const std::vector<fs::path>& dirs, std::size_t parallel,
 
 std::string run_error(const fs::path& dir)
 {
-  const auto status = read_json(dir / "status.json");
-  if (!status)
-    return "no status.json: the point's process did not finish (killed, out of time, or its Slurm task never ran)";
-  if (!(*status)["error"].is_null())
+  std::error_code ec;
+  if (!fs::exists(dir / "status.json", ec))
+    return "no status.json: the process did not finish (killed, out of time, or its Slurm task never ran)";
+  auto status = read_json(dir / "status.json"); // not const: operator[] of a missing key gives null
+  if (!status || !status->is_object() || !(*status)["exit_code"].is_number_integer())
+    return "status.json is unreadable";
+  if ((*status)["error"].is_string())
     return (*status)["error"].get<std::string>();
-  const int code = (*status)["exit_code"].get<int>();
-  if (!(*status)["signal"].is_null())
+  if ((*status)["signal"].is_number_integer())
     return fmt::format("killed by signal {}", (*status)["signal"].get<int>());
+  const int code = (*status)["exit_code"].get<int>();
   if (code != 0) {
     const std::string said = stderr_summary(dir / "stderr.log");
     return fmt::format("exit code {}{}", code, said.empty() ? "" : ": " + said);

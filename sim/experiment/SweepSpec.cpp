@@ -2,6 +2,8 @@
 
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
+#include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/ScenarioLoader.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace acmesim {
@@ -46,11 +49,10 @@ void emit(YAML::Emitter& out, const ConfigNode& node)
   }
 }
 
-// The text a value takes in `--set key=<text>`: a scalar as written, a list or map as flow YAML.
+// The text a value takes in `--set key=<text>`, read back as YAML by the scenario loader: flow
+// YAML, with a scalar quoted only when it would otherwise read as something else ("a #b", "[1]").
 std::string override_text(const ConfigNode& node)
 {
-  if (node.is_scalar())
-    return node.scalar;
   YAML::Emitter out;
   out << YAML::Flow;
   emit(out, node);
@@ -67,7 +69,10 @@ public:
                                         "slurm"});
     if (!top.ok())
       return;
-    top.read("name", spec.name);
+    if (top.read("name", spec.name) && !is_safe_name(spec.name))
+      checker_.error(*top.get("name"), "name",
+                     "expected letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
+                     "directory and the Slurm job)");
     std::string scenario;
     if (top.read("scenario", scenario))
       spec.scenario = absolute_scenario(scenario, *top.get("scenario"));
@@ -104,12 +109,17 @@ private:
     return fs::absolute(p, ec).lexically_normal().string();
   }
 
-  // A swept or fixed key: a dotted scenario path, as --set takes it.
+  // A swept or fixed key: a dotted scenario path, as --set takes it. Not the seed: each point's
+  // seed comes from `seeds:`, and results.csv reports it.
   bool valid_key(const ConfigEntry& e, const std::string& parent)
   {
     if (e.key.empty() || e.key.find('=') != std::string::npos || e.key.front() == '.' || e.key.back() == '.') {
       checker_.error(e.key_where, join_key(parent, e.key), e.key, "expected a dotted scenario key such as "
                                                                   "scheduler.name");
+      return false;
+    }
+    if (e.key == "seed") {
+      checker_.error(e.key_where, join_key(parent, e.key), e.key, "the seeds of a sweep are given by seeds:");
       return false;
     }
     return true;
@@ -142,6 +152,10 @@ private:
       return out.empty() ? std::vector<std::uint64_t>{first} : out;
     }
     const auto count = checker_.integer(*seeds, "seeds", integer_between(1, static_cast<double>(MAX_POINTS)));
+    if (count && first > std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(*count - 1)) {
+      checker_.error(*seeds, "seeds", "first_seed + seeds - 1 is beyond the largest seed, 2^64 - 1");
+      return {first};
+    }
     std::vector<std::uint64_t> out;
     for (int i = 0; i < count.value_or(1); ++i)
       out.push_back(first + static_cast<std::uint64_t>(i));
@@ -163,6 +177,14 @@ private:
     std::vector<std::vector<std::optional<std::string>>> combos{{}};
     if (!checker_.expect_map(grid, "grid"))
       return combos;
+    double product = 1;
+    for (const auto& e : grid.entries)
+      product *= e.value.is_list() ? static_cast<double>(std::max<std::size_t>(e.value.items.size(), 1)) : 1;
+    if (product > static_cast<double>(MAX_POINTS)) {
+      checker_.error(grid, "grid", fmt::format("{:.0f} combinations is more than the {} points a sweep may have",
+                                               product, MAX_POINTS));
+      return combos;
+    }
     for (const auto& e : grid.entries) {
       const std::string key = join_key("grid", e.key);
       if (!valid_key(e, "grid") || !checker_.expect_list(e.value, key))
@@ -181,8 +203,6 @@ private:
           next.push_back(std::move(extended));
         }
       combos = std::move(next);
-      if (combos.size() > MAX_POINTS)
-        break; // reported by the caller
     }
     return combos;
   }
@@ -230,6 +250,27 @@ private:
   std::string base_dir_;
 };
 
+// 64-bit FNV-1a: a stable fingerprint of a scenario's text (not a defence against tampering).
+std::string text_digest(std::string_view text)
+{
+  std::uint64_t h = 14695981039346656037ull;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string scenario_digest(const std::string& path)
+{
+  if (path.empty())
+    return text_digest(embedded_default_scenario());
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text_digest(text.str());
+}
+
 } // namespace
 
 std::vector<std::string> SweepSpec::overrides_of(const SweepPoint& point) const
@@ -249,11 +290,12 @@ SweepSpec parse_sweep(std::string_view text, const std::string& source, const st
   if (!root)
     throw InputError(diags.items());
   SweepSpec spec;
-  spec.name = default_name;
+  spec.name = safe_name(default_name);
   spec.source = source;
   ConfigChecker checker(diags);
   SweepReader(checker, base_dir).read(*root, spec);
   diags.throw_if_any();
+  spec.scenario_digest = scenario_digest(spec.scenario);
   return spec;
 }
 

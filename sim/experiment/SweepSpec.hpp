@@ -38,6 +38,7 @@ struct SweepSpec {
   std::string name;                    // the `name:` key, or the file's stem
   std::string source;                  // the sweep file
   std::string scenario;                // absolute path of the base scenario; empty: embedded default
+  std::string scenario_digest;         // of the scenario's text, so --resume sees an edited file
   std::vector<std::string> set;        // overrides of every point, "key=value"
   std::vector<std::string> parameters; // swept keys, in the order of the file
   std::vector<SweepPoint> points;

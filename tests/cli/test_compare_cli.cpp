@@ -130,6 +130,14 @@ TEST_CASE("compare: bad input on either side exits 2 before any run")
   CHECK_THAT(o.err, Catch::Contains("two scenarios"));
   o = run_acmesim("compare scenarios/swf-replay.yaml scenarios/swf-replay.yaml --seeds 0");
   CHECK(o.exit_code == 2);
+  o = run_acmesim("compare scenarios/swf-replay.yaml scenarios/swf-replay.yaml --jobs -1");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("--jobs must be a whole number"));
+  o = run_acmesim("compare scenarios/swf-replay.yaml scenarios/swf-replay.yaml --first-seed 18446744073709551615");
+  CHECK(o.exit_code == 2); // the ten seeds from there would wrap around
+  o = run_acmesim("compare scenarios/swf-replay.yaml --vs --set seed=3");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("--seeds and --first-seed"));
   o = run_acmesim("compare scenarios/swf-replay.yaml scenarios/nonexistent.yaml");
   CHECK(o.exit_code == 2);
   CHECK_THAT(o.err, Catch::Contains("nonexistent.yaml"));

@@ -119,6 +119,8 @@ TEST_CASE("sweep: bad sweep files and options exit 2 before any point runs")
   const std::string file = sweep_file("opts.yaml", "fifo");
   CHECK(run_acmesim("sweep '" + file + "' --backend cloud").exit_code == 2);
   CHECK(run_acmesim("sweep '" + file + "' --jobs 0").exit_code == 2);
+  CHECK(run_acmesim("sweep '" + file + "' --jobs -1").exit_code == 2);
+  CHECK(run_acmesim("sweep '" + file + "' --throttle x").exit_code == 2);
   CHECK(run_acmesim("sweep").exit_code == 2);
 }
 

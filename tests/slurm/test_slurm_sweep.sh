@@ -84,7 +84,8 @@ for _ in $(seq 150); do [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break; sle
 
 # Three policies x two seeds on one simulated day; the third policy does not exist, so its two
 # points fail, on both backends, with the same error.
-cat >"$tmp/work/sweep.yaml" <<'SWEEP'
+# The file name and the Slurm results directory have spaces: every path must reach sbatch whole.
+cat >"$tmp/work/my sweep.yaml" <<'SWEEP'
 set: {workload.synthetic.days: 1}
 points:
   - {scheduler.name: fifo}
@@ -95,21 +96,22 @@ slurm: {partition: debug, time_limit: "00:05:00", throttle: 2}
 SWEEP
 cd "$tmp/work"
 set +e
-"$acmesim" sweep sweep.yaml --out "$tmp/local" --jobs 2 --quiet >"$tmp/local.out" 2>&1
+"$acmesim" sweep "my sweep.yaml" --out "$tmp/local" --jobs 2 --quiet >"$tmp/local.out" 2>&1
 local_rc=$?
-"$acmesim" sweep sweep.yaml --out "$tmp/slurm" --backend slurm --quiet >"$tmp/slurm.out" 2>&1
+"$acmesim" sweep "my sweep.yaml" --out "$tmp/slurm results" --backend slurm --quiet >"$tmp/slurm.out" 2>&1
 slurm_rc=$?
 set -e
 cat "$tmp/slurm.out"
 [ "$local_rc" = 1 ] || fail "local sweep exit code $local_rc, expected 1 (two points fail)"
 [ "$slurm_rc" = 1 ] || fail "Slurm sweep exit code $slurm_rc, expected 1 (two points fail)"
 grep -q "submitted Slurm array job" "$tmp/slurm.out" || fail "the sweep did not go through sbatch"
-cmp "$tmp/local/results.csv" "$tmp/slurm/results.csv" || fail "results.csv differs between the backends"
-cmp "$tmp/local/points.csv" "$tmp/slurm/points.csv" || fail "points.csv differs between the backends"
-[ "$(grep -c ',finished,' "$tmp/slurm/points.csv")" = 4 ] || fail "expected 4 finished points"
-[ "$(grep -c ',failed,' "$tmp/slurm/points.csv")" = 2 ] || fail "expected 2 failed points"
-[ "$(wc -l <"$tmp/slurm/results.csv")" -gt 4 ] || fail "results.csv has no metrics"
+cmp "$tmp/local/results.csv" "$tmp/slurm results/results.csv" || fail "results.csv differs between the backends"
+cmp "$tmp/local/points.csv" "$tmp/slurm results/points.csv" || fail "points.csv differs between the backends"
+[ "$(grep -c ',finished,' "$tmp/slurm results/points.csv")" = 4 ] || fail "expected 4 finished points"
+[ "$(grep -c ',failed,' "$tmp/slurm results/points.csv")" = 2 ] || fail "expected 2 failed points"
+[ "$(wc -l <"$tmp/slurm results/results.csv")" -gt 4 ] || fail "results.csv has no metrics"
 # Slurm itself ran the six array tasks: four completed, the two failed points' tasks exited 1.
 [ "$(grep -c 'JobState=COMPLETED' "$tmp/jobcomp.txt")" = 4 ] || fail "Slurm did not complete 4 tasks"
 [ "$(grep -c 'JobState=FAILED' "$tmp/jobcomp.txt")" = 2 ] || fail "Slurm did not record 2 failed tasks"
-echo "ok: the Slurm sweep's results.csv ($(wc -l <"$tmp/slurm/results.csv") lines) equals the local one"
+grep -q "Name=acmesim-my_sweep" "$tmp/jobcomp.txt" || fail "the array did not get the sweep's job name"
+echo "ok: the Slurm sweep's results.csv ($(wc -l <"$tmp/slurm results/results.csv") lines) equals the local one"

@@ -63,6 +63,18 @@ TEST_CASE("a list of points may set different keys, and values may be lists or m
   CHECK(s.overrides_of(s.points[0]) == std::vector<std::string>{"scheduler.name=fifo"});
 }
 
+TEST_CASE("a scalar that YAML would read as something else is quoted in its override")
+{
+  const SweepSpec s = parse("points:\n"
+                            "  - {workload.trace: 'a #b.csv'}\n"
+                            "  - {workload.trace: '[1]'}\n"
+                            "  - {workload.trace: plain.csv}\n");
+  REQUIRE(s.points.size() == 3);
+  CHECK(s.points[0].values[0] == "\"a #b.csv\"");
+  CHECK(s.points[1].values[0] == "\"[1]\"");
+  CHECK(s.points[2].values[0] == "plain.csv");
+}
+
 TEST_CASE("a sweep of seeds alone runs the base scenario once per seed")
 {
   const SweepSpec s = parse("seeds: 3\n");
@@ -108,6 +120,18 @@ TEST_CASE("malformed sweep files are refused with file, line, key and value")
   CHECK(d.key == "grid.a=b");
   d = one("slurm: {throttle: -1}\n");
   CHECK(d.key == "slurm.throttle");
+  d = one("grid: {seed: [1, 2]}\n");
+  CHECK(d.key == "grid.seed");
+  CHECK_THAT(d.message, Catch::Contains("seeds:"));
+  d = one("name: ../up\n");
+  CHECK(d.key == "name");
+  d = one("first_seed: 18446744073709551615\nseeds: 2\n");
+  CHECK(d.key == "seeds");
+  d = one("grid: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], b: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], c: [1, 2, 3, 4, 5, 6, 7, 8, 9, "
+          "10], d: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], e: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], f: [1, 2, 3, 4, 5, 6, 7, 8, 9, "
+          "10]}\n"); // refused before 10^6 combinations are built
+  CHECK(d.key == "grid");
+  CHECK_THAT(d.message, Catch::Contains("1000000 combinations"));
   CHECK(input_errors([] { load_sweep_file("/nonexistent/sweep.yaml"); })[0].message ==
         "cannot open the sweep file");
 }
