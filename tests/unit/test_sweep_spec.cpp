@@ -1,8 +1,11 @@
 #include "sim/experiment/SweepSpec.hpp"
 
+#include "sim/config/ScenarioLoader.hpp"
 #include "tests/support/InputErrors.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 using namespace acmesim;
 using acmesim::testing::input_errors;
@@ -134,4 +137,24 @@ TEST_CASE("malformed sweep files are refused with file, line, key and value")
   CHECK_THAT(d.message, Catch::Contains("1000000 combinations"));
   CHECK(input_errors([] { load_sweep_file("/nonexistent/sweep.yaml"); })[0].message ==
         "cannot open the sweep file");
+}
+
+TEST_CASE("every shipped sweep file parses and every point's scenario loads")
+{
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(ACMESIM_SOURCE_DIR "/sweeps")) {
+    if (entry.path().extension() != ".yaml")
+      continue;
+    INFO(entry.path().string());
+    ++files;
+    const SweepSpec s = load_sweep_file(entry.path().string());
+    CHECK(s.points.size() >= 2);
+    for (const auto& point : s.points) {
+      auto overrides = s.overrides_of(point);
+      overrides.push_back("seed=" + std::to_string(point.seed));
+      CHECK_NOTHROW(s.scenario.empty() ? load_default_scenario(overrides)
+                                       : load_scenario_file(s.scenario, overrides));
+    }
+  }
+  CHECK(files >= 2);
 }
