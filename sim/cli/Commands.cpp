@@ -208,7 +208,8 @@ int run_cli(int argc, const char* const* argv)
       return cmd_sweep_task(args);
     if (command == "plot")
       return cmd_plot(args);
-    throw UsageError("unknown command '" + command + "'; expected run, validate, list, compare, sweep, plot or workload");
+    throw UsageError("unknown command '" + command +
+                     "'; expected run, validate, list, compare, sweep, plot or workload");
   } catch (const InputError& e) {
     print_input_error(e);
     return EXIT_BAD_INPUT;

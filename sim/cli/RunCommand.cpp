@@ -142,8 +142,10 @@ void print_summary(const Json& summary, const std::string& out_dir)
   print_by_type(summary);
   print_faults(summary);
   print_evaluation(summary);
+  // failures.csv is written whenever failures are on (a model, or a recorded list: no "model").
+  const bool failures = summary["scenario"]["failures"].value("model", std::string("recorded")) != "none";
   std::cout << fmt::format("results      {}/: jobs.csv, summary.json, utilisation.csv{}{}\n", out_dir,
-                           summary["scenario"]["failures"].value("model", std::string("recorded")) != "none" ? ", failures.csv" : "",
+                           failures ? ", failures.csv" : "",
                            summary["scenario"]["output"]["timeline"].get<bool>() ? ", timeline.json" : "");
 }
 

@@ -2,6 +2,7 @@
 #include "tests/support/CliRun.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <string>
@@ -120,4 +121,22 @@ TEST_CASE("cli: every scenario in scenarios/ validates and runs")
     CHECK(fs::exists(out / "summary.json"));
   }
   CHECK(count >= 1);
+}
+
+TEST_CASE("cli: --timeline writes timeline.json for Perfetto, and a run without it removes an old one")
+{
+  const auto out = acmesim::testing::scratch() / "timeline";
+  auto o = run_acmesim("run scenarios/swf-replay.yaml --timeline --quiet --out '" + out.string() + "'");
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  CHECK_THAT(o.out, Catch::Contains("utilisation.csv, timeline.json"));
+  const auto timeline = nlohmann::json::parse(slurp(out / "timeline.json"));
+  std::size_t jobs = 0;
+  for (const auto& e : timeline.at("traceEvents"))
+    jobs += e.at("ph") == "X" && e.contains("cat") && e.at("cat") != "node" ? 1 : 0;
+  CHECK(jobs > 0);
+  CHECK(acmesim::testing::slurp(out / "utilisation.csv").rfind("start_s,end_s,idle,busy,", 0) == 0);
+  o = run_acmesim("run scenarios/swf-replay.yaml --quiet --out '" + out.string() + "'");
+  REQUIRE(o.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(out / "timeline.json"));
 }

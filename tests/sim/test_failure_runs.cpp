@@ -4,6 +4,7 @@
 // Storage flows run under SimGrid's default network model (LV08): one flow alone on a link gets
 // 0.97 of its bandwidth, shared with the 5% of reverse traffic it causes (cross-traffic), so
 // rate = bandwidth * 0.97 / 1.05. Latencies are set to 0 so that times are size / rate.
+#include "tests/support/RecordedFailures.hpp"
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
@@ -29,28 +30,10 @@ ClusterSpec storage_cluster(int nodes, double storage_GBps = 588)
   return spec;
 }
 
-FailureEvent failure(double t, Component c, std::uint32_t target, FailureCategory category, double repair_s)
+// The shared round-number recovery, with automatic diagnosis in 120 s and one hot spare per pod.
+Scenario with_spare(Scenario s, const std::string& recovery, std::vector<FailureEvent> failures)
 {
-  FailureEvent e;
-  e.time_s = t;
-  e.component = c;
-  e.target = target;
-  e.category = category;
-  e.repair_s = repair_s;
-  return e;
-}
-
-// Recorded failures, 60 s to detect anything, and a recovery policy with round numbers.
-Scenario with_failures(Scenario s, const std::string& recovery, std::vector<FailureEvent> failures)
-{
-  s.failures.source = FailureSpec::Source::Recorded;
-  s.failures.detection_s.fill(60);
-  s.recorded_failures = std::move(failures);
-  s.recovery.name = recovery;
-  s.recovery.params["person_delay_s"] = 600;
-  s.recovery.params["night_start_hour"] = 0; // no night: a person is always there
-  s.recovery.params["night_end_hour"] = 0;
-  s.recovery.params["health_check_s"] = 60;
+  s = with_failures(std::move(s), recovery, std::move(failures));
   s.recovery.params["diagnosis_s"] = 120;
   s.recovery.params["spare_nodes"] = 1;
   return s;
@@ -111,7 +94,7 @@ TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second w
   // work on 16 GPUs are lost; the 8 GPUs j0 keeps on tiny-n0 wait 60 s for detection and 600 s
   // for a person; j0 is resubmitted at 3660, starts at once, passes a 60 s health check and
   // trains 10000 s.
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
+  Scenario s = with_spare(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual",
                              {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
@@ -141,7 +124,7 @@ TEST_CASE("auto recovery with synchronous checkpoints: lost work is what was tra
   // trained 500 - 2w s since the checkpoint of progress 2000. Detection 60 s + diagnosis 120 s,
   // requeue at 2680 (tiny-n1 is back at 2600), health check 60 + initialisation 100, load w,
   // then 8000 s of training with checkpoints at 3000 ... 9000 (7 of them).
-  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
                              "auto", {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 100)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
@@ -197,7 +180,7 @@ TEST_CASE("asynchronous checkpoints block only for the snapshot and commit when 
 {
   // Snapshot: 70 GB per node at 25 GB/s = 2.8 s. The upload (w) overlaps training. A crash at
   // 2500 loses the work since the snapshot at progress 2000.
-  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Async),
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Async),
                              "auto", {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 100)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
@@ -214,7 +197,7 @@ TEST_CASE("auto+spares swaps a hot spare into the interrupted job, which restart
   // tiny-n2 is the pod's spare. tiny-n1 crashes at 2500 for 1000 s; after detection and
   // diagnosis (2680) j0 takes tiny-n2 and restarts without queueing; tiny-n1, repaired at 3500,
   // becomes the new spare.
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(3, 3), "fifo"), "auto+spares",
+  Scenario s = with_spare(hand_built_scenario(tiny_cluster(3, 3), "fifo"), "auto+spares",
                              {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 1000)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
@@ -236,7 +219,7 @@ namespace {
 // (10 s repairs each), under the given recovery policy.
 RunResult cuda_errors_on_idle_node(const std::string& recovery)
 {
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), recovery,
+  Scenario s = with_spare(hand_built_scenario(tiny_cluster(2, 2), "fifo"), recovery,
                              {failure(100, Component::Gpu, 1, FailureCategory::CudaError, 10),
                               failure(200, Component::Gpu, 1, FailureCategory::CudaError, 10)});
   return run_simulation(s, hand_built_workload({make_job(0, 0, 8, 1000)}));
@@ -268,7 +251,7 @@ TEST_CASE("a storage failure interrupts a job writing its checkpoint")
   // The first checkpoint starts at 1000 and takes w; storage fails halfway through it: the job
   // loses the 1000 s it trained (nothing committed yet).
   const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
-  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
                              "auto",
                              {failure(1000 + write / 2, Component::Storage, 0, FailureCategory::StorageError, 50)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 5000, JobType::Pretrain)});
@@ -286,7 +269,7 @@ TEST_CASE("young's interval comes from the checkpoint write time and the job's f
   // per node and second, so the 2-node job's MTBF is M = 1e7 s. With a write of w seconds
   // Young gives sqrt(2 w M) (about 7,800 s): a job of 20,000 s checkpoints twice, and the
   // failure comes after the run has ended.
-  Scenario s = with_failures(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
                              "auto", {failure(1e7, Component::Node, 0, FailureCategory::NodeFailure, 10)});
   s.checkpoint.interval_policy = IntervalPolicy::Young;
   const Workload w = hand_built_workload({make_job(0, 0, 16, 20000, JobType::Pretrain)});

@@ -1,6 +1,7 @@
 // utilisation.csv and timeline.json of runs small enough to work out by hand (docs/outputs.md).
 // One TEST_CASE per process (one engine per process): no SECTIONs here.
 #include "sim/report/Reports.hpp"
+#include "tests/support/RecordedFailures.hpp"
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
@@ -55,27 +56,7 @@ std::vector<std::vector<double>> csv_numbers(const std::string& text)
 
 FailureEvent node_crash(double t, NodeId node, double repair_s)
 {
-  FailureEvent e;
-  e.time_s = t;
-  e.component = Component::Node;
-  e.target = node;
-  e.category = FailureCategory::NodeFailure;
-  e.repair_s = repair_s;
-  return e;
-}
-
-// Recorded failures, 60 s to detect anything; a person resubmits 600 s later, day and night.
-Scenario with_failures(Scenario s, const std::string& recovery, std::vector<FailureEvent> failures)
-{
-  s.failures.source = FailureSpec::Source::Recorded;
-  s.failures.detection_s.fill(60);
-  s.recorded_failures = std::move(failures);
-  s.recovery.name = recovery;
-  s.recovery.params["person_delay_s"] = 600;
-  s.recovery.params["night_start_hour"] = 0;
-  s.recovery.params["night_end_hour"] = 0;
-  s.recovery.params["health_check_s"] = 60;
-  return s;
+  return failure(t, Component::Node, node, FailureCategory::NodeFailure, repair_s);
 }
 
 using Lane = std::pair<int, int>; // (pid, tid)
@@ -200,7 +181,8 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
     if (e["name"] == "thread_name")
       thread_names[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"].get<std::string>();
   }
-  CHECK(process_names == std::map<int, std::string>{{0, "cluster"}, {1, "pod tiny / tiny-n0"}, {2, "pod tiny / tiny-n1"}});
+  CHECK(process_names ==
+        std::map<int, std::string>{{0, "cluster"}, {1, "pod tiny / tiny-n0"}, {2, "pod tiny / tiny-n1"}});
   CHECK(thread_names.at({1, 0}) == "health");
   CHECK(thread_names.at({1, 1}) == "GPU 0");
   CHECK(thread_names.at({2, 8}) == "GPU 7");

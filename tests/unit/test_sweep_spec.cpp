@@ -130,9 +130,9 @@ TEST_CASE("malformed sweep files are refused with file, line, key and value")
   CHECK(d.key == "name");
   d = one("first_seed: 18446744073709551615\nseeds: 2\n");
   CHECK(d.key == "seeds");
-  d = one("grid: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], b: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], c: [1, 2, 3, 4, 5, 6, 7, 8, 9, "
-          "10], d: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], e: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], f: [1, 2, 3, 4, 5, 6, 7, 8, 9, "
-          "10]}\n"); // refused before 10^6 combinations are built
+  const std::string ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+  d = one("grid: {a: " + ten + ", b: " + ten + ", c: " + ten + ", d: " + ten + ", e: " + ten + ", f: " + ten +
+          "}\n"); // refused before 10^6 combinations are built
   CHECK(d.key == "grid");
   CHECK_THAT(d.message, Catch::Contains("1000000 combinations"));
   CHECK(input_errors([] { load_sweep_file("/nonexistent/sweep.yaml"); })[0].message ==
