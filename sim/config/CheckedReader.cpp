@@ -79,6 +79,12 @@ std::string NumberRange::describe() const
 NumberRange any_number() { return {}; }
 NumberRange at_least(double min) { return {min, false}; }
 NumberRange positive() { return {0, true}; }
+NumberRange positive_up_to(double max)
+{
+  NumberRange r = positive();
+  r.max = max;
+  return r;
+}
 NumberRange integer_at_least(double min)
 {
   NumberRange r{min, false};
@@ -240,6 +246,15 @@ bool MapReader::read(std::string_view child, std::string& out)
   if (v)
     out = *v;
   return v.has_value();
+}
+
+bool MapReader::read(std::string_view child, bool& out)
+{
+  std::string text;
+  if (!read_choice(child, text, {"true", "false"}))
+    return false;
+  out = text == "true";
+  return true;
 }
 
 bool MapReader::read_choice(std::string_view child, std::string& out, const std::vector<std::string>& choices)

@@ -27,6 +27,7 @@ struct NumberRange {
 NumberRange any_number();
 NumberRange at_least(double min);
 NumberRange positive();
+NumberRange positive_up_to(double max); // (0, max]: a size or duration with a bound against unit errors
 NumberRange integer_at_least(double min);
 // Integers in [min, max]: sizes get an upper bound so that a typo cannot exhaust memory.
 NumberRange integer_between(double min, double max);
@@ -78,6 +79,8 @@ public:
   bool read(std::string_view child, double& out, const NumberRange& range);
   bool read(std::string_view child, std::uint64_t& out);
   bool read(std::string_view child, std::string& out);
+  // `true` or `false` only: YAML's other spellings (yes, on) are refused so a file reads one way.
+  bool read(std::string_view child, bool& out);
   bool read_choice(std::string_view child, std::string& out, const std::vector<std::string>& choices);
 
 private:

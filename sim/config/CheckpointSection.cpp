@@ -21,21 +21,6 @@ const std::vector<std::string> KEYS{
     "enabled", "job_types", "model_sizes", "bytes_per_param", "peak_tflops_per_gpu", "mfu", "tokens_per_step",
     "step_time_s", "mode", "interval", "interval_s", "interval_steps", "snapshot_GBps", "init_s"};
 
-NumberRange positive_up_to(double max)
-{
-  NumberRange r = positive();
-  r.max = max;
-  return r;
-}
-
-// `enabled: true|false`; YAML's other spellings (yes, on) are refused so the file reads one way.
-void read_enabled(MapReader& m, bool& out)
-{
-  std::string text;
-  if (m.read_choice("enabled", text, {"true", "false"}))
-    out = text == "true";
-}
-
 void read_job_types(MapReader& m, std::vector<JobType>& out)
 {
   const ConfigNode* node = m.get("job_types");
@@ -122,7 +107,7 @@ CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node)
   if (!m.ok())
     return spec;
   spec.enabled = true; // writing the section asks for checkpoints unless it says otherwise
-  read_enabled(m, spec.enabled);
+  m.read("enabled", spec.enabled);
   read_job_types(m, spec.job_types);
   read_model_sizes(m, spec.model_sizes);
   m.read("bytes_per_param", spec.bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM));

@@ -31,13 +31,6 @@ const std::vector<std::string> KEYS{"catalogue", "datasets", "model_params_b", "
                                     "every_checkpoints", "trigger_min_gpus"};
 const std::vector<std::string> DATASET_KEYS{"name", "inference_s", "preprocess_s", "metric_s", "cached"};
 
-NumberRange positive_up_to(double max)
-{
-  NumberRange r = positive();
-  r.max = max;
-  return r;
-}
-
 // `inference_s: {7: 114, 20: 260}`: sizes in billions of parameters, strictly increasing.
 bool read_inference_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
                           std::vector<std::pair<double, double>>& out)
@@ -90,13 +83,8 @@ std::optional<DatasetEntry> read_dataset(ConfigChecker& checker, const ConfigNod
   const NumberRange seconds = number_between(0, MAX_SECONDS);
   ok = m.require("preprocess_s") && m.read("preprocess_s", d.preprocess_s, seconds) && ok;
   ok = m.require("metric_s") && m.read("metric_s", d.metric_s, seconds) && ok;
-  std::string cached;
-  if (m.get("cached")) {
-    if (m.read_choice("cached", cached, {"true", "false"}))
-      d.cached = cached == "true";
-    else
-      ok = false;
-  }
+  if (m.get("cached"))
+    ok = m.read("cached", d.cached) && ok;
   return ok ? std::optional<DatasetEntry>(std::move(d)) : std::nullopt;
 }
 

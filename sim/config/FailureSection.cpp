@@ -145,10 +145,7 @@ void read_component(ConfigChecker& checker, const ConfigNode& node, const std::s
               {"enabled", "tbf", "categories", "reboot_share", "reboot", "replacement"});
   if (!m.ok())
     return;
-  std::string enabled;
-  // YAML's other spellings (yes, on) are refused so that the file reads one way.
-  if (m.read_choice("enabled", enabled, {"true", "false"}))
-    c.enabled = enabled == "true";
+  m.read("enabled", c.enabled);
   if (const ConfigNode* n = m.get("tbf"))
     if (const auto d = read_distribution(checker, *n, m.key_of("tbf"), true))
       c.time_between_failures = *d;
@@ -181,9 +178,7 @@ void read_model_keys(ConfigChecker& checker, MapReader& m, FailureSpec& spec)
       }
   }
   m.read("lemon_nodes", spec.lemon_nodes, integer_between(0, 100000));
-  NumberRange multiplier = positive();
-  multiplier.max = MAX_MULTIPLIER;
-  m.read("lemon_multiplier", spec.lemon_multiplier, multiplier);
+  m.read("lemon_multiplier", spec.lemon_multiplier, positive_up_to(MAX_MULTIPLIER));
   if (const ConfigNode* node = m.get("node_rate_multipliers")) {
     const std::string key = m.key_of("node_rate_multipliers");
     MapReader names(checker, node, key); // keys are node names, checked against the cluster later

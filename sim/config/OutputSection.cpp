@@ -20,13 +20,8 @@ OutputSpec read_output(ConfigChecker& checker, const ConfigNode& node)
   MapReader m(checker, &node, "output", KEYS);
   if (!m.ok())
     return spec;
-  // `true|false` only, as for checkpoint.enabled: YAML's other spellings (yes, on) are refused.
-  std::string timeline;
-  if (m.read_choice("timeline", timeline, {"true", "false"}))
-    spec.timeline = timeline == "true";
-  NumberRange bin = positive();
-  bin.max = MAX_BIN_S;
-  m.read("utilisation_bin_s", spec.utilisation_bin_s, bin);
+  m.read("timeline", spec.timeline);
+  m.read("utilisation_bin_s", spec.utilisation_bin_s, positive_up_to(MAX_BIN_S));
   return spec;
 }
 

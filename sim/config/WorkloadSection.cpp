@@ -13,6 +13,9 @@ namespace acmesim {
 
 namespace {
 
+// Longer generated workloads are a unit error (hours for days, say), not a plan.
+constexpr double TEN_YEARS_DAYS = 3650;
+
 namespace fs = std::filesystem;
 
 using Kind = EmpiricalDistribution::Kind;
@@ -109,9 +112,7 @@ SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
 {
   SyntheticSpec spec;
   MapReader m(checker, &node, "workload.synthetic", {"days", "users", "types"});
-  NumberRange ten_years = positive();
-  ten_years.max = 3650;
-  m.read("days", spec.days, ten_years);
+  m.read("days", spec.days, positive_up_to(TEN_YEARS_DAYS));
   m.read("users", spec.users, integer_between(1, 1e6));
   if (!m.require("types"))
     return spec;
@@ -154,9 +155,7 @@ AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
               {"preset", "days", "users", "gpu_jobs_per_day", "cpu_job_share", "diurnal_amplitude", "peak_hour",
                "weekend_factor", "eval_batch_mean", "retry_probability", "retry_delay_mean_s"});
   m.read_choice("preset", spec.preset, {"seren", "kalos", "acme"});
-  NumberRange ten_years = positive();
-  ten_years.max = 3650;
-  m.read("days", g.days, ten_years);
+  m.read("days", g.days, positive_up_to(TEN_YEARS_DAYS));
   m.read("users", g.users, integer_between(1, 1e6));
   m.read("gpu_jobs_per_day", g.gpu_jobs_per_day, number_between(0, 1e6));
   // The CPU-only job count is derived from the GPU one: gpu x share / (1 - share).
