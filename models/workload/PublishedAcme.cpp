@@ -1,12 +1,11 @@
 #include "models/workload/PublishedAcme.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/common/TextFile.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 namespace acmesim {
 
@@ -320,14 +319,12 @@ PublishedAcme read_published_acme_directory(const std::string& directory)
   DiagnosticList diags;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const std::string path = directory + "/" + std::string(PUBLISHED_ACME_FILES[i]);
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
+    auto text = read_text_file(path);
+    if (!text) {
       diags.add(path, "", "", "cannot open the file");
       continue;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    texts[i] = ss.str();
+    texts[i] = std::move(*text);
   }
   diags.throw_if_any();
   return parse_published_acme({texts[0], texts[1], texts[2], texts[3], texts[4]});

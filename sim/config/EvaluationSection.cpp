@@ -1,11 +1,10 @@
 #include "sim/config/EvaluationSection.hpp"
 
+#include "models/common/TextFile.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace acmesim {
 
@@ -129,14 +128,12 @@ DatasetCatalogue read_catalogue(MapReader& m, const std::string& base_dir, bool&
                           " (a relative path starts at the scenario's directory; `default` takes the built-in one)");
     return {};
   }
-  std::ifstream in(resolved, std::ios::binary);
-  if (fs::is_directory(resolved, ec) || !in) {
+  const auto text = read_text_file(resolved);
+  if (!text) {
     m.checker().error(node, m.key_of("catalogue"), "catalogue file cannot be read: " + resolved);
     return {};
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_catalogue(m.checker(), text.str(), resolved, clean);
+  return load_catalogue(m.checker(), *text, resolved, clean);
 }
 
 // `datasets: [a, b]`: names from the catalogue, each once.

@@ -1,6 +1,7 @@
 #include "sim/config/ScenarioLoader.hpp"
 
 #include "models/cluster/Topology.hpp"
+#include "models/common/TextFile.hpp"
 
 #include "models/failure/RecordedFailures.hpp"
 #include "models/workload/EmpiricalDistribution.hpp"
@@ -18,10 +19,8 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <numeric>
-#include <sstream>
 
 namespace acmesim {
 
@@ -462,15 +461,12 @@ Scenario load_scenario_text(const std::string& yaml_text, const std::string& sou
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides)
 {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path, ec))
+  const auto text = read_text_file(path);
+  if (!text)
     throw InputError(Diagnostic{path, "", "", "cannot open the scenario file"});
-  std::ostringstream text;
-  text << in.rdbuf();
   const fs::path p(path);
   const std::string base_dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
-  return load(text.str(), path, base_dir, overrides, p.stem().string());
+  return load(*text, path, base_dir, overrides, p.stem().string());
 }
 
 Scenario load_default_scenario(const std::vector<std::string>& overrides)

@@ -1,12 +1,12 @@
 #include "sim/experiment/SlurmBackend.hpp"
 
+#include "models/common/TextFile.hpp"
 #include "sim/report/AtomicFile.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 namespace acmesim {
@@ -24,16 +24,10 @@ std::string shell_quote(const std::string& s)
   return out + "'";
 }
 
-std::string slurp(const fs::path& path)
+// A client's output file without its trailing line end.
+std::string output_of(const std::string& path)
 {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string trimmed(std::string s)
-{
+  std::string s = read_text_file(path).value_or("");
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
     s.pop_back();
   return s;
@@ -56,8 +50,8 @@ ClientResult run_client(const std::vector<std::string>& argv, const fs::path& di
   } catch (const SpawnError& e) {
     throw SlurmError(fmt::format("{} (is Slurm's client installed and on PATH?)", e.what()));
   }
-  r.out = trimmed(slurp(c.stdout_path));
-  r.err = trimmed(slurp(c.stderr_path));
+  r.out = output_of(c.stdout_path);
+  r.err = output_of(c.stderr_path);
   return r;
 }
 

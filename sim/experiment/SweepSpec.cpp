@@ -1,5 +1,6 @@
 #include "sim/experiment/SweepSpec.hpp"
 
+#include "models/common/TextFile.hpp"
 #include "sim/config/CheckedReader.hpp"
 #include "sim/config/ConfigTree.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
@@ -10,9 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace acmesim {
 
@@ -265,10 +264,7 @@ std::string scenario_digest(const std::string& path)
 {
   if (path.empty())
     return text_digest(embedded_default_scenario());
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text_digest(text.str());
+  return text_digest(read_text_file(path).value_or("")); // a missing file was reported already
 }
 
 } // namespace
@@ -301,14 +297,11 @@ SweepSpec parse_sweep(std::string_view text, const std::string& source, const st
 
 SweepSpec load_sweep_file(const std::string& path)
 {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path, ec))
+  const auto text = read_text_file(path);
+  if (!text)
     throw InputError(Diagnostic{path, "", "", "cannot open the sweep file"});
-  std::ostringstream text;
-  text << in.rdbuf();
   const fs::path p(path);
-  return parse_sweep(text.str(), path, p.has_parent_path() ? p.parent_path().string() : ".", p.stem().string());
+  return parse_sweep(*text, path, p.has_parent_path() ? p.parent_path().string() : ".", p.stem().string());
 }
 
 } // namespace acmesim
