@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
-#include <thread>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -105,7 +104,7 @@ std::optional<CompareArgs> parse_compare(const std::vector<std::string>& args)
         throw UsageError("--set " + o + ": the seeds of a comparison are given by --seeds and --first-seed");
   c.seeds = count_option(vm, "seeds", 10, 1, 100000);
   c.first_seed = count_option(vm, "first-seed", 1, 0, std::numeric_limits<std::uint64_t>::max() - (c.seeds - 1));
-  c.jobs = count_option(vm, "jobs", std::max(1u, std::thread::hardware_concurrency()), 1, 10000);
+  c.jobs = count_option(vm, "jobs", default_parallelism(), 1, 10000);
   c.confidence = vm["confidence"].as<double>();
   c.out = vm["out"].as<std::string>();
   c.quiet = vm.count("quiet") > 0;

@@ -14,7 +14,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -32,11 +31,6 @@ error of a failed one). A failed point does not stop the others; the exit code i
 See docs/experiments.md for the sweep file.
 
 )";
-
-std::size_t default_jobs()
-{
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 // The Slurm settings: the sweep file's, with each flag given taking precedence.
 SlurmOptions slurm_options(const SweepSpec& spec, const po::variables_map& vm)
@@ -85,7 +79,7 @@ int cmd_sweep(const std::vector<std::string>& args)
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "local" && backend != "slurm")
     throw UsageError("--backend must be local or slurm, not '" + backend + "'");
-  const std::size_t jobs = count_option(vm, "jobs", default_jobs(), 1, 10000);
+  const std::size_t jobs = count_option(vm, "jobs", default_parallelism(), 1, 10000);
 
   const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
   // The base scenario with the common overrides must load; a point's own values are checked by

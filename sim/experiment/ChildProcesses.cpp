@@ -12,6 +12,7 @@
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -154,6 +155,11 @@ void run_children(std::size_t count, std::size_t parallel, const std::function<C
     running.erase(it);
     done(index, exit_of(status));
   }
+}
+
+std::size_t default_parallelism()
+{
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 std::string current_executable_link()

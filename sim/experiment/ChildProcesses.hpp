@@ -43,6 +43,9 @@ ChildExit run_child(const ChildCommand& command);
 void run_children(std::size_t count, std::size_t parallel, const std::function<ChildCommand(std::size_t)>& make,
                   const std::function<void(std::size_t, const ChildExit&)>& done);
 
+// How many children run at once unless the user says: one per core.
+std::size_t default_parallelism();
+
 // The path of the running executable (children run the same acmesim binary): for commands
 // run elsewhere, such as a Slurm batch script.
 std::string current_executable();

@@ -104,25 +104,39 @@ fs::path new_submission_dir(const fs::path& out)
   }
 }
 
-std::size_t count_statuses(const std::vector<fs::path>& dirs, std::size_t& failed)
-{
-  std::size_t done = 0;
-  failed = 0;
-  for (const auto& d : dirs) {
-    std::error_code ec;
-    if (!fs::exists(d / "status.json", ec))
-      continue;
-    ++done;
-    failed += run_error(d).empty() ? 0 : 1;
+// Points whose status file has appeared, for the progress line. A point is looked at until its
+// status shows up, then never again: each poll stats only the points still running.
+class StatusTally {
+public:
+  explicit StatusTally(const std::vector<fs::path>& dirs) : dirs_(dirs), ended_(dirs.size(), false) {}
+
+  void update()
+  {
+    for (std::size_t i = 0; i < dirs_.size(); ++i) {
+      std::error_code ec;
+      if (ended_[i] || !fs::exists(dirs_[i] / "status.json", ec))
+        continue;
+      ended_[i] = true;
+      ++done_;
+      failed_ += run_error(dirs_[i]).empty() ? 0 : 1;
+    }
   }
-  return done;
-}
+  std::size_t done() const { return done_; }
+  std::size_t failed() const { return failed_; }
+  bool all_done() const { return done_ == dirs_.size(); }
+
+private:
+  const std::vector<fs::path>& dirs_;
+  std::vector<bool> ended_;
+  std::size_t done_ = 0;
+  std::size_t failed_ = 0;
+};
 
 // Polls squeue until Slurm lists no task of the array. Slurm forgets a finished job after
 // MinJobAge, and squeue then answers "Invalid job id": done as well. A controller that does not
 // answer for a while (a restart) is waited for; one that stays silent ends the wait.
-void wait_for_array(const fs::path& dir, const std::string& job_id, const std::string& cluster,
-                    const std::vector<fs::path>& dirs, const SlurmRun& run, const SweepProgress& progress)
+void wait_for_array(const fs::path& dir, const std::string& job_id, const std::string& cluster, StatusTally& tally,
+                    const SlurmRun& run, const SweepProgress& progress)
 {
   std::vector<std::string> squeue{"squeue", "-h", "-j", job_id, "-o", "%i"};
   if (!cluster.empty())
@@ -142,11 +156,10 @@ void wait_for_array(const fs::path& dir, const std::string& job_id, const std::s
                                            q.exit.describe(), q.err, job_id));
     if (q.exit.ok())
       silent_polls = 0;
-    std::size_t failed = 0;
-    const std::size_t done = count_statuses(dirs, failed);
-    if (progress && done != reported) {
-      progress(done, failed);
-      reported = done;
+    tally.update();
+    if (progress && tally.done() != reported) {
+      progress(tally.done(), tally.failed());
+      reported = tally.done();
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(run.poll_s));
   }
@@ -184,18 +197,18 @@ void run_points_on_slurm(const std::vector<fs::path>& dirs, const fs::path& out,
   const std::string cluster = semicolon == std::string::npos ? "" : submitted.out.substr(semicolon + 1);
   std::fprintf(stderr, "sweep: submitted Slurm array job %s with %zu tasks (scancel %s stops it)\n", job_id.c_str(),
                dirs.size(), job_id.c_str());
-  wait_for_array(dir, job_id, cluster, dirs, run, progress);
+  StatusTally tally(dirs);
+  wait_for_array(dir, job_id, cluster, tally, run, progress);
 
   // On a network file system a task's last status file may show up here a little after Slurm
   // has forgotten the task: give missing ones a grace period before reporting them.
-  std::size_t failed = 0;
-  std::size_t done = count_statuses(dirs, failed);
-  for (int waited = 0; done < dirs.size() && waited < 30; ++waited) {
+  tally.update();
+  for (int waited = 0; !tally.all_done() && waited < 30; ++waited) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    done = count_statuses(dirs, failed);
+    tally.update();
   }
   if (progress)
-    progress(done, failed);
+    progress(tally.done(), tally.failed());
 }
 
 int run_sweep_task(const fs::path& tasks_file, std::size_t index, const std::string& acmesim)
