@@ -104,7 +104,9 @@ TEST_CASE("cli: a trace with a bad row is refused, or replayed with on_bad_row=s
   CHECK(summary.find("\"makespan_s\": 3600.0") != std::string::npos);
 }
 
-TEST_CASE("cli: every scenario in scenarios/ validates and runs")
+// Running them is the golden tests' part (tests/golden/golden.sh): each must reproduce its
+// checked-in results, with nothing on stderr.
+TEST_CASE("cli: every scenario in scenarios/ validates")
 {
   int count = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(ACMESIM_SOURCE_DIR) / "scenarios")) {
@@ -112,13 +114,9 @@ TEST_CASE("cli: every scenario in scenarios/ validates and runs")
       continue;
     ++count;
     INFO(entry.path().string());
-    const fs::path out = scratch() / ("scenario-" + entry.path().stem().string());
     const Outcome v = run_acmesim("validate '" + entry.path().string() + "'");
     CHECK(v.exit_code == 0);
-    const Outcome r = run_acmesim("run --quiet '" + entry.path().string() + "' --out '" + out.string() + "'");
-    CHECK(r.exit_code == 0);
-    CHECK(r.err.empty());
-    CHECK(fs::exists(out / "summary.json"));
+    CHECK(v.err.empty());
   }
   CHECK(count >= 1);
 }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Golden results of every shipped scenario: the embedded default scenario and scenarios/*.yaml.
+# Each has tests/golden/<name>/summary.json, kept whole, and outputs.sha256, the digests of its
+# jobs.csv, utilisation.csv and (with failures) failures.csv. A change meant to keep behaviour
+# must keep them all byte for byte; a change meant to alter results regenerates them on purpose
+# and the diff shows what moved.
+#
+#   tests/golden/golden.sh check BINARY NAME     run one scenario, compare with its golden results
+#   tests/golden/golden.sh update BINARY [NAME]  regenerate (all scenarios without NAME)
+#   tests/golden/golden.sh names                 the shipped scenarios, one name per line
+#   tests/golden/golden.sh audit                 fails if a scenario has no golden results or
+#                                                golden results have no scenario
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+names() {
+  echo default
+  for f in "$root"/scenarios/*.yaml; do basename "$f" .yaml; done
+}
+
+# Runs scenario NAME into directory OUT; fails on a non-zero exit or anything on stderr.
+run_scenario() {
+  local binary=$1 name=$2 out=$3
+  local scenario=()
+  [ "$name" = default ] || scenario=("$root/scenarios/$name.yaml")
+  local err
+  err=$(cd "$root" && "$binary" run "${scenario[@]}" --quiet --out "$out" 2>&1 >/dev/null) || {
+    echo "golden: $name: acmesim run failed:" >&2
+    echo "$err" >&2
+    return 1
+  }
+  if [ -n "$err" ]; then
+    echo "golden: $name: acmesim run --quiet wrote to stderr:" >&2
+    echo "$err" >&2
+    return 1
+  fi
+}
+
+digests() {
+  (cd "$1" && sha256sum jobs.csv utilisation.csv $([ -f failures.csv ] && echo failures.csv))
+}
+
+check() {
+  local binary=$1 name=$2
+  local golden="$here/$name"
+  [ -f "$golden/summary.json" ] && [ -f "$golden/outputs.sha256" ] || {
+    echo "golden: $name has no golden results; create them with: tests/golden/golden.sh update BINARY $name" >&2
+    return 1
+  }
+  local out
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' RETURN
+  run_scenario "$binary" "$name" "$out/run"
+  local failed=0
+  if ! cmp -s "$golden/summary.json" "$out/run/summary.json"; then
+    echo "golden: $name: summary.json differs from tests/golden/$name/summary.json:" >&2
+    diff -u "$golden/summary.json" "$out/run/summary.json" | head -40 >&2 || true
+    failed=1
+  fi
+  if ! (cd "$out/run" && sha256sum --quiet -c "$golden/outputs.sha256" >&2) ||
+    [ "$(digests "$out/run" | wc -l)" != "$(wc -l <"$golden/outputs.sha256")" ]; then
+    echo "golden: $name: the result files above differ from tests/golden/$name/outputs.sha256" >&2
+    failed=1
+  fi
+  return $failed
+}
+
+update() {
+  local binary=$1
+  shift
+  local list=("$@")
+  [ ${#list[@]} -gt 0 ] || mapfile -t list < <(names)
+  local out
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' RETURN
+  for name in "${list[@]}"; do
+    run_scenario "$binary" "$name" "$out/$name"
+    mkdir -p "$here/$name"
+    cp "$out/$name/summary.json" "$here/$name/summary.json"
+    digests "$out/$name" >"$here/$name/outputs.sha256"
+    echo "golden: $name updated"
+  done
+}
+
+audit() {
+  local expected present
+  expected=$(names | sort)
+  present=$(cd "$here" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+  if [ "$expected" != "$present" ]; then
+    echo "golden: the shipped scenarios (<) and tests/golden/ (>) differ:" >&2
+    diff <(echo "$expected") <(echo "$present") >&2 || true
+    return 1
+  fi
+}
+
+case "${1:-}" in
+  check) [ $# -eq 3 ] || { echo "usage: $0 check BINARY NAME" >&2; exit 2; }; check "$(realpath "$2")" "$3" ;;
+  update) [ $# -ge 2 ] || { echo "usage: $0 update BINARY [NAME...]" >&2; exit 2; }; b=$(realpath "$2"); shift 2; update "$b" "$@" ;;
+  names) names ;;
+  audit) audit ;;
+  *) echo "usage: $0 check BINARY NAME | update BINARY [NAME...] | names | audit" >&2; exit 2 ;;
+esac
