@@ -3,6 +3,7 @@
 // throughput, when it checkpoints (fixed interval, Young's or Daly's optimum), how (synchronous
 // write or asynchronous snapshot + upload) and what a restart costs. Sources and assumptions:
 // docs/checkpointing.md and ../shared/reference/models.md §2.
+#include "models/common/EnumNames.hpp"
 #include "models/workload/Job.hpp"
 
 #include <cstdint>
@@ -15,11 +16,20 @@ enum class CheckpointMode : std::uint8_t {
   Async, // training blocks for a snapshot to host memory; the upload overlaps training
 };
 
+constexpr EnumNames<CheckpointMode, 2> enum_names(CheckpointMode)
+{
+  return {{{{CheckpointMode::Sync, "sync"}, {CheckpointMode::Async, "async"}}}};
+}
+
 enum class IntervalPolicy : std::uint8_t {
   Fixed, // every interval_s seconds of training (or interval_steps steps)
   Young, // sqrt(2 * delta * M)                       (Young 1974)
   Daly,  // Daly's higher-order optimum                (Daly 2006)
 };
+constexpr EnumNames<IntervalPolicy, 3> enum_names(IntervalPolicy)
+{
+  return {{{{IntervalPolicy::Fixed, "fixed"}, {IntervalPolicy::Young, "young"}, {IntervalPolicy::Daly, "daly"}}}};
+}
 
 // Jobs with at most `max_gpus` GPUs train a model of `params_billion` parameters.
 struct ModelSizeRule {

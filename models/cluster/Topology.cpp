@@ -1,6 +1,7 @@
 #include "models/cluster/Topology.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/common/Text.hpp"
 
 #include <deque>
 #include <set>
@@ -12,13 +13,6 @@ namespace acmesim {
 namespace {
 
 constexpr double kGbpsToBytesPerSecond = 1e9 / 8;
-
-std::string format_number(double value)
-{
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 

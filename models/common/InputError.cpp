@@ -1,17 +1,16 @@
 #include "models/common/InputError.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <ranges>
+
 namespace acmesim {
 
 namespace {
 std::string join_messages(const std::vector<Diagnostic>& ds)
 {
-  std::string out;
-  for (const auto& d : ds) {
-    if (!out.empty())
-      out += '\n';
-    out += d.to_string();
-  }
-  return out;
+  return fmt::to_string(fmt::join(ds | std::views::transform(&Diagnostic::to_string), "\n"));
 }
 } // namespace
 

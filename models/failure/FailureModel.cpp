@@ -218,7 +218,7 @@ FailureModel::FailureModel(const FailureSpec& spec, const Topology& topology, st
     if (m.multiplier[n] > 1)
       m.lemons.push_back(n);
 
-  for (const Component c : ALL_COMPONENTS) {
+  for (const Component c : enum_values<Component>()) {
     const ComponentFailureSpec& cs = spec.components[idx(c)];
     if (!cs.enabled)
       continue;

@@ -7,24 +7,6 @@ namespace acmesim {
 
 namespace {
 
-constexpr std::array<std::string_view, ALL_COMPONENTS.size()> COMPONENT_NAMES{"node", "gpu",         "nvlink",
-                                                                              "nic",  "leaf_switch", "storage"};
-constexpr std::array<std::string_view, ALL_FAILURE_CATEGORIES.size()> CATEGORY_NAMES{
-    "nvlink_error",     "cuda_error",    "node_failure", "ecc_error", "network_error",
-    "connection_error", "storage_error", "nccl_timeout"};
-
-template <std::size_t N>
-std::string join(const std::array<std::string_view, N>& names)
-{
-  std::string out;
-  for (const auto name : names) {
-    if (!out.empty())
-      out += ", ";
-    out += name;
-  }
-  return out;
-}
-
 constexpr double HOUR = 3600;
 
 DurationDistribution exponential_hours(double mean_h)
@@ -45,30 +27,6 @@ DurationDistribution lognormal_hours(double median_h, double sigma)
 }
 
 } // namespace
-
-std::string_view to_string(Component component) { return COMPONENT_NAMES[static_cast<std::size_t>(component)]; }
-
-std::optional<Component> parse_component(std::string_view name)
-{
-  for (const Component c : ALL_COMPONENTS)
-    if (to_string(c) == name)
-      return c;
-  return std::nullopt;
-}
-
-std::string component_names() { return join(COMPONENT_NAMES); }
-
-std::string_view to_string(FailureCategory category) { return CATEGORY_NAMES[static_cast<std::size_t>(category)]; }
-
-std::optional<FailureCategory> parse_failure_category(std::string_view name)
-{
-  for (const FailureCategory c : ALL_FAILURE_CATEGORIES)
-    if (to_string(c) == name)
-      return c;
-  return std::nullopt;
-}
-
-std::string failure_category_names() { return join(CATEGORY_NAMES); }
 
 // --- DurationDistribution --------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 // takes to notice (per category) and to repair (reboot versus part replacement).
 // Defaults and their sources: docs/failures.md and ../shared/reference/models.md §1.
 // Plain C++: the failure model draws from it, the simulation applies the draws.
+#include "models/common/EnumNames.hpp"
 #include "models/common/Random.hpp"
 
 #include <array>
@@ -20,12 +21,16 @@ namespace acmesim {
 // unit that is drained and repaired); a leaf switch takes every node under it; storage takes
 // the storage service (checkpoint writes and loads).
 enum class Component : std::uint8_t { Node, Gpu, NvLink, Nic, LeafSwitch, Storage };
-inline constexpr std::array<Component, 6> ALL_COMPONENTS{Component::Node,   Component::Gpu,        Component::NvLink,
-                                                         Component::Nic,    Component::LeafSwitch, Component::Storage};
-// Config and CSV names: node, gpu, nvlink, nic, leaf_switch, storage.
-std::string_view to_string(Component component);
-std::optional<Component> parse_component(std::string_view name);
-std::string component_names();
+// Config and CSV names.
+constexpr EnumNames<Component, 6> enum_names(Component)
+{
+  return {{{{Component::Node, "node"},
+            {Component::Gpu, "gpu"},
+            {Component::NvLink, "nvlink"},
+            {Component::Nic, "nic"},
+            {Component::LeafSwitch, "leaf_switch"},
+            {Component::Storage, "storage"}}}};
+}
 
 // What a failure is reported as: Acme's infrastructure failure classes (NSDI'24, Table 3).
 enum class FailureCategory : std::uint8_t {
@@ -38,15 +43,18 @@ enum class FailureCategory : std::uint8_t {
   StorageError,
   NcclTimeout,
 };
-inline constexpr std::array<FailureCategory, 8> ALL_FAILURE_CATEGORIES{
-    FailureCategory::NvlinkError,  FailureCategory::CudaError,       FailureCategory::NodeFailure,
-    FailureCategory::EccError,     FailureCategory::NetworkError,    FailureCategory::ConnectionError,
-    FailureCategory::StorageError, FailureCategory::NcclTimeout};
-// Config and CSV names: nvlink_error, cuda_error, node_failure, ecc_error, network_error,
-// connection_error, storage_error, nccl_timeout.
-std::string_view to_string(FailureCategory category);
-std::optional<FailureCategory> parse_failure_category(std::string_view name);
-std::string failure_category_names();
+// Config and CSV names.
+constexpr EnumNames<FailureCategory, 8> enum_names(FailureCategory)
+{
+  return {{{{FailureCategory::NvlinkError, "nvlink_error"},
+            {FailureCategory::CudaError, "cuda_error"},
+            {FailureCategory::NodeFailure, "node_failure"},
+            {FailureCategory::EccError, "ecc_error"},
+            {FailureCategory::NetworkError, "network_error"},
+            {FailureCategory::ConnectionError, "connection_error"},
+            {FailureCategory::StorageError, "storage_error"},
+            {FailureCategory::NcclTimeout, "nccl_timeout"}}}};
+}
 
 // A positive duration distribution, in seconds.
 struct DurationDistribution {
@@ -62,6 +70,13 @@ struct DurationDistribution {
   double mean() const;
   double sample(RandomEngine& rng) const; // portable: built on uniform01
 };
+// Names in scenario files (`dist:`).
+constexpr EnumNames<DurationDistribution::Kind, 4> enum_names(DurationDistribution::Kind)
+{
+  using K = DurationDistribution::Kind;
+  return {{{{K::Exponential, "exponential"}, {K::Weibull, "weibull"}, {K::LogNormal, "lognormal"},
+            {K::Fixed, "fixed"}}}};
+}
 
 struct ComponentFailureSpec {
   bool enabled = false;
@@ -81,7 +96,7 @@ struct FailureSpec {
   Source source = Source::None;
 
   // Model: indexed by Component.
-  std::array<ComponentFailureSpec, ALL_COMPONENTS.size()> components{};
+  std::array<ComponentFailureSpec, enum_values<Component>().size()> components{};
   // Lemon nodes: `lemon_nodes` nodes chosen by the seed (stream "failures.lemons"), plus the
   // nodes named in `node_rate_multipliers`, fail `lemon_multiplier` times as often (node-level
   // components: node, gpu, nvlink, nic).
@@ -94,7 +109,7 @@ struct FailureSpec {
 
   // Seconds from the failure until it is noticed, per category (indexed by FailureCategory):
   // an explicit crash is seen within about a minute, a hang only when the collective times out.
-  std::array<double, ALL_FAILURE_CATEGORIES.size()> detection_s{};
+  std::array<double, enum_values<FailureCategory>().size()> detection_s{};
 
   // Recorded: a failure list (docs/failures.md) replaces the model.
   std::string recorded_path;

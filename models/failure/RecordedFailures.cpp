@@ -170,17 +170,17 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
     };
     seconds(Time, e.time_s);
     seconds(Repair, e.repair_s);
-    const auto component = parse_component(field(Comp));
+    const auto component = parse_enum<Component>(field(Comp));
     if (!component) {
-      problems.add(where(), COLUMN_NAMES[Comp], field(Comp), "one of: " + component_names());
+      problems.add(where(), COLUMN_NAMES[Comp], field(Comp), "one of: " + enum_name_list<Component>());
     } else if (const auto target = parse_target(*component, field(Target), names, where(), problems)) {
       e.component = *component;
       e.target = *target;
     }
-    if (const auto category = parse_failure_category(field(Category)))
+    if (const auto category = parse_enum<FailureCategory>(field(Category)))
       e.category = *category;
     else
-      problems.add(where(), COLUMN_NAMES[Category], field(Category), "one of: " + failure_category_names());
+      problems.add(where(), COLUMN_NAMES[Category], field(Category), "one of: " + enum_name_list<FailureCategory>());
     if (position[Kind]) {
       const std::string_view kind = field(Kind);
       if (kind == "replacement")

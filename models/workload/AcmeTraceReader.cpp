@@ -195,8 +195,8 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
 class RowParser {
 public:
   RowParser(const Columns& cols, const std::string& source, trace_io::BadRowLog& log)
-      : cols_(cols), source_(source), log_(log), type_expected_("expected one of " + job_type_names()),
-        state_expected_("expected one of " + job_state_names())
+      : cols_(cols), source_(source), log_(log), type_expected_("expected one of " + enum_name_list<JobType>()),
+        state_expected_("expected one of " + enum_name_list<JobState>())
   {
   }
 
@@ -223,8 +223,8 @@ public:
     job.gpus = count(GpuNumCol, true);
     job.trace_nodes = count(NodeNumCol, false);
     job.cpus = count(CpuNumCol, false);
-    job.type = cols_.index[TypeCol] == ABSENT ? JobType::Other : take(TypeCol, parse_job_type, type_expected_);
-    job.final_state = take(StateCol, parse_job_state, state_expected_);
+    job.type = cols_.index[TypeCol] == ABSENT ? JobType::Other : take(TypeCol, parse_enum<JobType>, type_expected_);
+    job.final_state = take(StateCol, parse_enum<JobState>, state_expected_);
     job.submit_s = take(SubmitTimeCol, parse_timestamp, TIMESTAMP_EXPECTED);
     job.duration_s = duration();
     if (!log_.end_row())

@@ -1,5 +1,7 @@
 #include "models/workload/EmpiricalDistribution.hpp"
 
+#include "models/common/Text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,15 +10,6 @@
 namespace acmesim {
 
 namespace {
-
-// Shortest text that reads back as the same double, so a message shows the value as written
-// in the scenario ("0.1", not "0.10000000000000001").
-std::string format_number(double x)
-{
-  char buf[64];
-  const auto result = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, result.ptr);
-}
 
 std::string entry(const char* table, std::size_t i, double x)
 {

@@ -1,5 +1,6 @@
 #pragma once
 // The job record every workload source produces and every scheduler consumes.
+#include "models/common/EnumNames.hpp"
 #include "models/evaluation/EvalSpec.hpp"
 
 #include <array>
@@ -11,24 +12,29 @@
 
 namespace acmesim {
 
-// Job categories of the Acme trace (NSDI'24, Fig. 4).
+// Job categories of the Acme trace (NSDI'24, Fig. 4), named as the trace writes them
+// (exact, case-sensitive).
 enum class JobType : std::uint8_t { Pretrain, Eval, SFT, MLLM, Debug, Other };
-inline constexpr std::array<JobType, 6> ALL_JOB_TYPES{JobType::Pretrain, JobType::Eval, JobType::SFT,
-                                                      JobType::MLLM,     JobType::Debug, JobType::Other};
+constexpr EnumNames<JobType, 6> enum_names(JobType)
+{
+  return {{{{JobType::Pretrain, "Pretrain"},
+            {JobType::Eval, "Eval"},
+            {JobType::SFT, "SFT"},
+            {JobType::MLLM, "MLLM"},
+            {JobType::Debug, "Debug"},
+            {JobType::Other, "Other"}}}};
+}
 
 // Final states as recorded by the Acme trace (Slurm names).
 enum class JobState : std::uint8_t { Completed, Failed, Cancelled, Timeout, NodeFail };
-inline constexpr std::array<JobState, 5> ALL_JOB_STATES{JobState::Completed, JobState::Failed, JobState::Cancelled,
-                                                        JobState::Timeout, JobState::NodeFail};
-
-std::string_view to_string(JobType type);
-std::string_view to_string(JobState state);
-// Exact, case-sensitive names as written in the trace ("Eval", "COMPLETED").
-std::optional<JobType> parse_job_type(std::string_view name);
-std::optional<JobState> parse_job_state(std::string_view name);
-// "Pretrain, Eval, ..." for error messages.
-std::string job_type_names();
-std::string job_state_names();
+constexpr EnumNames<JobState, 5> enum_names(JobState)
+{
+  return {{{{JobState::Completed, "COMPLETED"},
+            {JobState::Failed, "FAILED"},
+            {JobState::Cancelled, "CANCELLED"},
+            {JobState::Timeout, "TIMEOUT"},
+            {JobState::NodeFail, "NODE_FAIL"}}}};
+}
 
 using JobId = std::uint32_t; // dense index into Workload::jobs, in submission order
 

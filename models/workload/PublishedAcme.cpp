@@ -77,9 +77,9 @@ public:
 
   std::optional<JobType> type(const Row& row, std::size_t col)
   {
-    const auto t = parse_job_type(row.cells[col]);
+    const auto t = parse_enum<JobType>(row.cells[col]);
     if (!t)
-      error(row.line, header_[col], std::string(row.cells[col]), "expected a job type: " + job_type_names());
+      error(row.line, header_[col], std::string(row.cells[col]), "expected a job type: " + enum_name_list<JobType>());
     return t;
   }
 
@@ -260,9 +260,9 @@ void parse_treemap(PublishedAcme& acme, std::string_view text, DiagnosticList& d
       if (type && v)
         (by_count ? cl.type_share_of_jobs_percent : cl.type_share_of_gpu_time_percent)[*type] = *v;
     } else if (figure == "bar_job_state") {
-      const auto state = parse_job_state(key);
+      const auto state = parse_enum<JobState>(key);
       if (!state) {
-        t.error(row.line, "job_type_or_state", std::string(key), "expected a job state: " + job_state_names());
+        t.error(row.line, "job_type_or_state", std::string(key), "expected a job state: " + enum_name_list<JobState>());
         continue;
       }
       // The bar chart is drawn from cluster_summary.csv, which has more digits: it only fills gaps.

@@ -26,11 +26,11 @@ JobState draw_final_state(const std::array<double, 5>& shares, RandomEngine& rng
     cumulative += shares[i];
     last_possible = i;
     if (u < cumulative)
-      return ALL_JOB_STATES[i];
+      return enum_values<JobState>()[i];
   }
   // Shares summing to slightly under 1 leave a sliver of u uncovered: give it to the last state
   // that can occur rather than to one whose share is 0.
-  return ALL_JOB_STATES[last_possible];
+  return enum_values<JobState>()[last_possible];
 }
 
 void generate_type(const SyntheticSpec& spec, const SyntheticTypeSpec& type_spec, std::uint64_t seed,
@@ -80,7 +80,7 @@ Workload generate_synthetic_workload(const SyntheticSpec& spec, std::uint64_t se
 {
   Workload workload;
   workload.source = "synthetic";
-  std::array<std::size_t, ALL_JOB_TYPES.size()> seen{};
+  std::array<std::size_t, enum_values<JobType>().size()> seen{};
   for (const auto& type_spec : spec.types) {
     const std::size_t repeat = seen[static_cast<std::size_t>(type_spec.type)]++;
     if (!(type_spec.arrivals_per_hour > 0))

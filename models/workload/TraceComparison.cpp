@@ -50,7 +50,7 @@ CdfComparison named(CdfComparison c, std::string id, std::string figure, std::st
 void compare_type_shares(const TraceStatistics& stats, const PublishedCluster& published, ComparisonReport& r)
 {
   double jobs = 0, gpu_seconds = 0;
-  for (JobType t : ALL_JOB_TYPES) {
+  for (JobType t : enum_values<JobType>()) {
     if (published.type_share_of_jobs_percent.count(t) || published.type_share_of_gpu_time_percent.count(t)) {
       jobs += static_cast<double>(stats.of(t).jobs);
       gpu_seconds += stats.of(t).gpu_seconds;
@@ -58,7 +58,7 @@ void compare_type_shares(const TraceStatistics& stats, const PublishedCluster& p
       r.unpublished_type_jobs += stats.of(t).jobs;
     }
   }
-  for (JobType t : ALL_JOB_TYPES) {
+  for (JobType t : enum_values<JobType>()) {
     const auto name = std::string(to_string(t));
     if (const auto it = published.type_share_of_jobs_percent.find(t); it != published.type_share_of_jobs_percent.end())
       r.type_share_of_jobs.push_back(share(name, percent_of(static_cast<double>(stats.of(t).jobs), jobs), it->second));
@@ -73,7 +73,7 @@ void compare_state_shares(const TraceStatistics& stats, const PublishedCluster& 
   const GroupStatistics& all = stats.all_gpu_jobs;
   for (JobState bucket : PUBLISHED_STATES) {
     double jobs = 0, gpu_seconds = 0;
-    for (JobState s : ALL_JOB_STATES) {
+    for (JobState s : enum_values<JobState>()) {
       if (published_state_bucket(s) != bucket)
         continue;
       jobs += static_cast<double>(all.state_jobs[static_cast<std::size_t>(s)]);
@@ -149,7 +149,7 @@ ComparisonReport compare_with_published(const TraceStatistics& stats, const Publ
   if (!published.gpu_count_cdf_by_gpu_time.empty())
     r.cdfs.push_back(named(compare_cdf(all.gpus, CdfWeighting::GpuTime, published.gpu_count_cdf_by_gpu_time),
                            "fig3_gpus_by_gpu_time", "Fig. 3", "GPUs per job, % of GPU time in jobs with <= x GPUs"));
-  for (JobType t : ALL_JOB_TYPES) {
+  for (JobType t : enum_values<JobType>()) {
     const auto it = published.duration_cdf_by_type.find(t);
     if (it == published.duration_cdf_by_type.end())
       continue;

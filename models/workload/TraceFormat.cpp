@@ -14,8 +14,6 @@ namespace acmesim {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> FORMAT_NAMES{"acme", "swf", "philly", "helios"};
-
 std::string to_lower(std::string_view s)
 {
   std::string out(s);
@@ -25,24 +23,6 @@ std::string to_lower(std::string_view s)
 }
 
 } // namespace
-
-std::string_view to_string(TraceFormat format) { return FORMAT_NAMES[static_cast<std::size_t>(format)]; }
-
-std::optional<TraceFormat> parse_trace_format(std::string_view name)
-{
-  for (std::size_t i = 0; i < FORMAT_NAMES.size(); ++i)
-    if (FORMAT_NAMES[i] == name)
-      return static_cast<TraceFormat>(i);
-  return std::nullopt;
-}
-
-std::string trace_format_names()
-{
-  std::string out;
-  for (const auto name : FORMAT_NAMES)
-    out += (out.empty() ? "" : ", ") + std::string(name);
-  return out;
-}
 
 std::optional<TraceFormat> format_from_path(std::string_view path)
 {
@@ -72,7 +52,7 @@ Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPoli
     return read_helios_trace_file(path, on_bad_row);
   }
   throw InputError(Diagnostic{path, "format", std::to_string(static_cast<int>(format)),
-                              "unknown trace format, expected one of " + trace_format_names()});
+                              "unknown trace format, expected one of " + enum_name_list<TraceFormat>()});
 }
 
 namespace trace_io {

@@ -15,16 +15,6 @@
 
 namespace acmesim {
 
-enum class TraceFormat {
-  Acme,   // InternLM/AcmeTrace CSV (Seren and Kalos schemas)
-  Swf,    // Standard Workload Format of the Parallel Workloads Archive
-  Philly, // Microsoft Philly trace, cluster_job_log (JSON)
-  Helios, // SenseTime Helios trace, cluster_log.csv
-};
-
-std::string_view to_string(TraceFormat format);
-std::optional<TraceFormat> parse_trace_format(std::string_view name); // "acme", "swf", "philly", "helios"
-std::string trace_format_names();                                      // "acme, swf, philly, helios"
 // The format a file name implies (only the last path component counts, case-insensitively):
 // a .swf extension -> Swf; a .json extension, or a name containing "cluster_job_log" (Philly's
 // file has no extension) -> Philly; a name containing "cluster_log" (Helios' cluster_log.csv)

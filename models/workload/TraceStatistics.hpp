@@ -15,8 +15,8 @@
 
 namespace acmesim {
 
-inline constexpr std::size_t JOB_TYPE_COUNT = ALL_JOB_TYPES.size();
-inline constexpr std::size_t JOB_STATE_COUNT = ALL_JOB_STATES.size();
+inline constexpr std::size_t JOB_TYPE_COUNT = enum_values<JobType>().size();
+inline constexpr std::size_t JOB_STATE_COUNT = enum_values<JobState>().size();
 
 // Quantiles reported for GPUs per job (the Fig. 5 box) and for durations.
 inline constexpr std::array<double, 3> GPU_QUANTILES{0.25, 0.5, 0.75};

@@ -10,7 +10,12 @@
 
 namespace acmesim {
 
-enum class BadRowPolicy { Error, Skip };
+// What a trace reader does with a row it cannot read (workload.on_bad_row).
+enum class BadRowPolicy : std::uint8_t { Error, Skip };
+constexpr EnumNames<BadRowPolicy, 2> enum_names(BadRowPolicy)
+{
+  return {{{{BadRowPolicy::Error, "error"}, {BadRowPolicy::Skip, "skip"}}}};
+}
 
 // A value/CDF table: cdf[i] = P(X <= values[i]); values strictly increasing, cdf
 // non-decreasing in [0, 1] and ending at 1.
@@ -36,10 +41,25 @@ struct SyntheticSpec {
   std::vector<SyntheticTypeSpec> types;
 };
 
+// The job-trace formats acmesim reads (TraceFormat.hpp), all mapped onto the same Job schema.
+enum class TraceFormat : std::uint8_t {
+  Acme,   // InternLM/AcmeTrace CSV (Seren and Kalos schemas)
+  Swf,    // Standard Workload Format of the Parallel Workloads Archive
+  Philly, // Microsoft Philly trace, cluster_job_log (JSON)
+  Helios, // SenseTime Helios trace, cluster_log.csv
+};
+constexpr EnumNames<TraceFormat, 4> enum_names(TraceFormat)
+{
+  return {{{{TraceFormat::Acme, "acme"},
+            {TraceFormat::Swf, "swf"},
+            {TraceFormat::Philly, "philly"},
+            {TraceFormat::Helios, "helios"}}}};
+}
+
 struct TraceSpec {
   std::string path;       // as resolved (relative paths are relative to the scenario file)
   std::string as_written; // as written in the scenario (reported, so results do not depend on the cwd)
-  std::string format = "acme";
+  TraceFormat format = TraceFormat::Acme; // named, or told by the file name
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
 };
 

@@ -41,7 +41,7 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
 {
   po::options_description options("workload stats options");
   options.add_options()("help,h", "show this help")("trace", po::value<std::string>(), "trace file")(
-      "format", po::value<std::string>(), ("trace format: " + trace_format_names() + " (default: from the file name, "
+      "format", po::value<std::string>(), ("trace format: " + enum_name_list<TraceFormat>() + " (default: from the file name, "
                                            "else acme)").c_str())(
       "against", po::value<std::string>(),
       "compare with the published values of a cluster: seren, kalos (philly, helios: the curves published for them)")(
@@ -59,9 +59,9 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   StatsOptions o;
   o.trace = vm["trace"].as<std::string>();
   if (vm.count("format")) {
-    const auto f = parse_trace_format(vm["format"].as<std::string>());
+    const auto f = parse_enum<TraceFormat>(vm["format"].as<std::string>());
     if (!f)
-      throw UsageError("unknown --format '" + vm["format"].as<std::string>() + "'; expected " + trace_format_names());
+      throw UsageError("unknown --format '" + vm["format"].as<std::string>() + "'; expected " + enum_name_list<TraceFormat>());
     o.format = *f;
   } else {
     o.format = format_from_path(o.trace).value_or(TraceFormat::Acme);

@@ -42,24 +42,6 @@ bool in_range(double v, const NumberRange& r)
 
 } // namespace
 
-std::string format_number(double v)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
-std::string join_names(const std::vector<std::string>& names)
-{
-  std::string out;
-  for (const auto& n : names) {
-    if (!out.empty())
-      out += ", ";
-    out += n;
-  }
-  return out;
-}
-
 // --- NumberRange -----------------------------------------------------------------------------
 
 std::string NumberRange::describe() const

@@ -2,6 +2,8 @@
 // Typed reading of a ConfigNode tree that records problems instead of throwing. Each problem
 // becomes a Diagnostic with the node's origin, the full dotted key, the value as written and
 // what was expected, so one pass over a scenario reports everything that is wrong with it.
+#include "models/common/EnumNames.hpp"
+#include "models/common/Text.hpp"
 #include "sim/config/ConfigTree.hpp"
 
 #include <cstdint>
@@ -82,6 +84,16 @@ public:
   // `true` or `false` only: YAML's other spellings (yes, on) are refused so a file reads one way.
   bool read(std::string_view child, bool& out);
   bool read_choice(std::string_view child, std::string& out, const std::vector<std::string>& choices);
+  // One of the enum's declared names (EnumNames.hpp).
+  template <NamedEnum E>
+  bool read(std::string_view child, E& out)
+  {
+    std::string name;
+    if (!read_choice(child, name, enum_name_vector<E>()))
+      return false;
+    out = *parse_enum<E>(name);
+    return true;
+  }
 
 private:
   ConfigChecker& checker_;
@@ -89,9 +101,5 @@ private:
   std::string key_;
 };
 
-// "a, b, c" for messages.
-std::string join_names(const std::vector<std::string>& names);
-// Up to 10 significant digits: "0.99", "1000000000", "1e+300".
-std::string format_number(double v);
 
 } // namespace acmesim

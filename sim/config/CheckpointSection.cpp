@@ -29,7 +29,7 @@ void read_job_types(MapReader& m, std::vector<JobType>& out)
   if (!node || !checker.expect_list(*node, key))
     return;
   if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one job type: " + job_type_names() +
+    checker.error(*node, key, "expected at least one job type: " + enum_name_list<JobType>() +
                                   " (to turn checkpointing off, set checkpoint.enabled: false)");
     return;
   }
@@ -38,9 +38,9 @@ void read_job_types(MapReader& m, std::vector<JobType>& out)
   for (std::size_t i = 0; i < node->items.size(); ++i) {
     const ConfigNode& item = node->items[i];
     const std::string item_key = join_key(key, std::to_string(i));
-    const auto type = item.is_scalar() ? parse_job_type(item.scalar) : std::nullopt;
+    const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
     if (!type) {
-      checker.error(item, item_key, "unknown job type; valid types: " + job_type_names());
+      checker.error(item, item_key, "unknown job type; valid types: " + enum_name_list<JobType>());
       ok = false;
     } else if (std::find(types.begin(), types.end(), *type) != types.end()) {
       checker.error(item, item_key, "job type listed twice");
@@ -116,14 +116,8 @@ CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node)
   m.read("tokens_per_step", spec.tokens_per_step, positive_up_to(MAX_TOKENS_PER_STEP));
   m.read("step_time_s", spec.step_time_s, number_between(0, MAX_SECONDS));
 
-  std::string mode;
-  if (m.read_choice("mode", mode, {"sync", "async"}))
-    spec.mode = mode == "async" ? CheckpointMode::Async : CheckpointMode::Sync;
-  std::string interval;
-  if (m.read_choice("interval", interval, {"fixed", "young", "daly"}))
-    spec.interval_policy = interval == "young"  ? IntervalPolicy::Young
-                           : interval == "daly" ? IntervalPolicy::Daly
-                                                : IntervalPolicy::Fixed;
+  m.read("mode", spec.mode);
+  m.read("interval", spec.interval_policy);
 
   // A zero interval would mean checkpointing without end; say how to get what was likely meant.
   if (const ConfigNode* n = m.get("interval_s")) {

@@ -28,14 +28,18 @@ NumberRange hours(bool strictly_positive)
   return r;
 }
 
-std::vector<std::string> dist_params(const std::string& dist)
+std::vector<std::string> dist_params(Dist::Kind kind)
 {
-  if (dist == "exponential")
-    return {"mean_h"};
-  if (dist == "weibull")
-    return {"shape", "scale_h"};
-  if (dist == "lognormal")
-    return {"median_h", "sigma"};
+  switch (kind) {
+    case Dist::Kind::Exponential:
+      return {"mean_h"};
+    case Dist::Kind::Weibull:
+      return {"shape", "scale_h"};
+    case Dist::Kind::LogNormal:
+      return {"median_h", "sigma"};
+    case Dist::Kind::Fixed:
+      break;
+  }
   return {"value_h"};
 }
 
@@ -48,17 +52,17 @@ std::optional<Dist> read_distribution(ConfigChecker& checker, const ConfigNode& 
   MapReader m(checker, &node, key); // valid keys depend on `dist`
   if (!m.ok())
     return std::nullopt;
-  std::string dist;
-  if (!m.require("dist") || !m.read_choice("dist", dist, {"exponential", "weibull", "lognormal", "fixed"}))
+  Dist d;
+  if (!m.require("dist") || !m.read("dist", d.kind))
     return std::nullopt;
-  const std::vector<std::string> params = dist_params(dist);
+  const std::vector<std::string> params = dist_params(d.kind);
   std::vector<std::string> valid{"dist"};
   valid.insert(valid.end(), params.begin(), params.end());
   bool ok = true;
   for (const auto& entry : node.entries)
     if (std::find(valid.begin(), valid.end(), entry.key) == valid.end()) {
       checker.error(entry.key_where, m.key_of(entry.key), entry.key,
-                    "unknown key for dist " + dist + "; valid keys: " + join_names(valid));
+                    "unknown key for dist " + std::string(to_string(d.kind)) + "; valid keys: " + join_names(valid));
       ok = false;
     }
   for (const auto& p : params)
@@ -66,26 +70,21 @@ std::optional<Dist> read_distribution(ConfigChecker& checker, const ConfigNode& 
   if (!ok)
     return std::nullopt;
 
-  Dist d;
   bool read = true;
-  if (dist == "exponential") {
-    d.kind = Dist::Kind::Exponential;
+  if (d.kind == Dist::Kind::Exponential) {
     read = m.read("mean_h", d.mean_s, hours(true));
     d.mean_s *= HOUR;
-  } else if (dist == "weibull") {
-    d.kind = Dist::Kind::Weibull;
+  } else if (d.kind == Dist::Kind::Weibull) {
     // Below 0.1 the mean (scale x Gamma(1 + 1/k)) exceeds 10^150 scales: not a failure process.
     read = m.read("shape", d.shape, number_between(0.1, 100));
     read = m.read("scale_h", d.scale_s, hours(true)) && read;
     d.scale_s *= HOUR;
-  } else if (dist == "lognormal") {
-    d.kind = Dist::Kind::LogNormal;
+  } else if (d.kind == Dist::Kind::LogNormal) {
     read = m.read("median_h", d.median_s, hours(true));
     // sigma 5 already puts the mean at 270,000 medians.
     read = m.read("sigma", d.sigma, number_between(0, 5)) && read;
     d.median_s *= HOUR;
   } else {
-    d.kind = Dist::Kind::Fixed;
     read = m.read("value_h", d.value_s, hours(is_tbf));
     d.value_s *= HOUR;
   }
@@ -103,10 +102,10 @@ bool read_by_category(ConfigChecker& checker, const ConfigNode& node, const std:
   bool ok = true;
   for (const auto& entry : node.entries) {
     const std::string entry_key = join_key(key, entry.key);
-    const auto category = parse_failure_category(entry.key);
+    const auto category = parse_enum<FailureCategory>(entry.key);
     if (!category) {
       checker.error(entry.key_where, entry_key, entry.key,
-                    "unknown failure category; valid: " + failure_category_names());
+                    "unknown failure category; valid: " + enum_name_list<FailureCategory>());
       ok = false;
       continue;
     }
@@ -168,10 +167,10 @@ void read_model_keys(ConfigChecker& checker, MapReader& m, FailureSpec& spec)
     MapReader components(checker, node, key); // keys are component names, checked below
     if (components.ok())
       for (const auto& entry : node->entries) {
-        const auto c = parse_component(entry.key);
+        const auto c = parse_enum<Component>(entry.key);
         if (!c)
           checker.error(entry.key_where, join_key(key, entry.key), entry.key,
-                        "unknown component; valid: " + component_names());
+                        "unknown component; valid: " + enum_name_list<Component>());
         else
           read_component(checker, entry.value, join_key(key, entry.key),
                          spec.components[static_cast<std::size_t>(*c)]);

@@ -65,9 +65,9 @@ std::optional<std::array<double, 5>> read_states(ConfigChecker& checker, const C
   bool ok = true;
   for (const auto& entry : node.entries) {
     const std::string state_key = join_key(key, entry.key);
-    const auto state = parse_job_state(entry.key);
+    const auto state = parse_enum<JobState>(entry.key);
     if (!state) {
-      checker.error(entry.key_where, state_key, "", "unknown job state; valid states: " + job_state_names());
+      checker.error(entry.key_where, state_key, "", "unknown job state; valid states: " + enum_name_list<JobState>());
       ok = false;
       continue;
     }
@@ -121,12 +121,12 @@ SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
   if (!checker.expect_map(types, key))
     return spec;
   if (types.entries.empty())
-    checker.error(types, key, "expected at least one job type: " + job_type_names());
+    checker.error(types, key, "expected at least one job type: " + enum_name_list<JobType>());
   for (const auto& entry : types.entries) {
-    const auto type = parse_job_type(entry.key);
+    const auto type = parse_enum<JobType>(entry.key);
     if (!type) {
       checker.error(entry.key_where, join_key(key, entry.key), "",
-                    "unknown job type; valid types: " + job_type_names());
+                    "unknown job type; valid types: " + enum_name_list<JobType>());
       continue;
     }
     spec.types.push_back(read_job_type(checker, entry.value, join_key(key, entry.key), *type));
@@ -194,18 +194,15 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
       m.checker().error(node, "workload.trace", "trace file cannot be read: " + spec.path);
   }
   // The format is named, or told by the file name (.swf, Philly's cluster_job_log, ...).
-  if (!m.read_choice("format", spec.format, {"acme", "swf", "philly", "helios"}) && !m.get("format") &&
-      !written.empty()) {
+  if (!m.read("format", spec.format) && !m.get("format") && !written.empty()) {
     if (const auto inferred = format_from_path(written))
-      spec.format = std::string(to_string(*inferred));
+      spec.format = *inferred;
     else
       m.checker().error(*m.get("trace"), "workload.trace",
                         "cannot tell the trace format from the file name; set workload.format to one of " +
-                            trace_format_names());
+                            enum_name_list<TraceFormat>());
   }
-  std::string policy;
-  if (m.read_choice("on_bad_row", policy, {"error", "skip"}))
-    spec.on_bad_row = policy == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Error;
+  m.read("on_bad_row", spec.on_bad_row);
   return spec;
 }
 

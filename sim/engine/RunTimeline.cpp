@@ -7,25 +7,6 @@
 
 namespace acmesim {
 
-std::string_view to_string(HoldEnd end)
-{
-  switch (end) {
-    case HoldEnd::Finished:
-      return "finished";
-    case HoldEnd::Interrupted:
-      return "interrupted";
-    case HoldEnd::Requeued:
-      return "requeued";
-    case HoldEnd::RestartedInPlace:
-      return "restarted in place";
-    case HoldEnd::GivenUp:
-      return "given up";
-    case HoldEnd::NodeLost:
-      return "node lost";
-  }
-  return "?";
-}
-
 RunTimeline::RunTimeline(const Topology& topology) : open_(topology.node_count())
 {
   free_lanes_.reserve(topology.node_count());

@@ -33,7 +33,16 @@ enum class HoldEnd : std::uint8_t {
   GivenUp,          // interrupted too often: the job ended
   NodeLost,         // the node left service under the job
 };
-std::string_view to_string(HoldEnd end);
+// As timeline.json shows them.
+constexpr EnumNames<HoldEnd, 6> enum_names(HoldEnd)
+{
+  return {{{{HoldEnd::Finished, "finished"},
+            {HoldEnd::Interrupted, "interrupted"},
+            {HoldEnd::Requeued, "requeued"},
+            {HoldEnd::RestartedInPlace, "restarted in place"},
+            {HoldEnd::GivenUp, "given up"},
+            {HoldEnd::NodeLost, "node lost"}}}};
+}
 
 // One stretch of one job on some GPU lanes of one node.
 struct GpuPiece {

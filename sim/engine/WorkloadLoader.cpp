@@ -12,11 +12,8 @@ namespace {
 Workload load_jobs(const Scenario& scenario)
 {
   const auto& spec = scenario.workload;
-  if (spec.trace) {
-    // The loader accepted only known format names.
-    const auto format = parse_trace_format(spec.trace->format).value_or(TraceFormat::Acme);
-    return read_trace_file(spec.trace->path, format, spec.trace->on_bad_row);
-  }
+  if (spec.trace)
+    return read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row);
   if (spec.acme_preset)
     return generate_acme_preset(embedded_published_acme(), spec.acme_preset->preset, spec.acme_preset->generator,
                                 scenario.seed);

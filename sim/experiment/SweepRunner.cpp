@@ -1,6 +1,7 @@
 #include "sim/experiment/SweepRunner.hpp"
 
 #include "acmesim/Version.hpp"
+#include "models/common/Text.hpp"
 #include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
 
@@ -47,17 +48,6 @@ void write_json(const fs::path& path, const Json& j)
   AtomicFile file(path);
   file.stream() << j.dump(2) << '\n';
   file.commit();
-}
-
-// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& s)
-{
-  if (s.find_first_of(",\"\n\r") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (const char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 // The diagnostics a failed run printed ("error: ..." lines), or its last words.

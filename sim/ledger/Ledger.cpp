@@ -7,37 +7,6 @@
 
 namespace acmesim {
 
-std::string_view to_string(GpuState state)
-{
-  switch (state) {
-    case GpuState::Idle:
-      return "idle";
-    case GpuState::Busy:
-      return "busy";
-    case GpuState::Stranded:
-      return "stranded";
-    case GpuState::LostWork:
-      return "lost_work";
-    case GpuState::Checkpoint:
-      return "checkpoint";
-    case GpuState::Detection:
-      return "detection";
-    case GpuState::WaitingForPerson:
-      return "waiting_for_person";
-    case GpuState::Restart:
-      return "restart";
-    case GpuState::Down:
-      return "down";
-    case GpuState::Spare:
-      return "spare";
-    case GpuState::ModelLoad:
-      return "model_load";
-    case GpuState::CpuWait:
-      return "cpu_wait";
-  }
-  return "?";
-}
-
 Ledger::Ledger(int total_gpus, double start_s) : total_gpus_(total_gpus), start_s_(start_s), now_s_(start_s)
 {
   counts_[index(GpuState::Idle)] = total_gpus;

@@ -5,6 +5,8 @@
 // number of GPUs per state over simulated time, so its total is GPUs x elapsed time by
 // construction, and every GPU-hour figure of a run is read from here. Optionally it also keeps
 // the same accounting in fixed-width bins of time (utilisation.csv, docs/outputs.md).
+#include "models/common/EnumNames.hpp"
+
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -27,14 +29,26 @@ enum class GpuState : std::uint8_t {
   ModelLoad,  // held by an evaluation trial while its model loads
   CpuWait,    // held by an evaluation trial while the CPU preprocesses or computes metrics
 };
-inline constexpr std::array<GpuState, 12> ALL_GPU_STATES{
-    GpuState::Idle,      GpuState::Busy,    GpuState::Stranded, GpuState::LostWork,         GpuState::Checkpoint,
-    GpuState::Detection, GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Spare,
-    GpuState::ModelLoad, GpuState::CpuWait};
-std::string_view to_string(GpuState state);
+// Names in summary.json (gpu_hours, lost_gpu_hours) and utilisation.csv columns.
+constexpr EnumNames<GpuState, 12> enum_names(GpuState)
+{
+  return {{{{GpuState::Idle, "idle"},
+            {GpuState::Busy, "busy"},
+            {GpuState::Stranded, "stranded"},
+            {GpuState::LostWork, "lost_work"},
+            {GpuState::Checkpoint, "checkpoint"},
+            {GpuState::Detection, "detection"},
+            {GpuState::WaitingForPerson, "waiting_for_person"},
+            {GpuState::Restart, "restart"},
+            {GpuState::Down, "down"},
+            {GpuState::Spare, "spare"},
+            {GpuState::ModelLoad, "model_load"},
+            {GpuState::CpuWait, "cpu_wait"}}}};
+}
+inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
 
 // GPU-seconds per state (indexed by GpuState).
-using StateSeconds = std::array<double, ALL_GPU_STATES.size()>;
+using StateSeconds = std::array<double, GPU_STATE_COUNT>;
 
 class Ledger {
 public:
@@ -78,7 +92,7 @@ private:
   int total_gpus_;
   double start_s_;
   double now_s_;
-  std::array<int, ALL_GPU_STATES.size()> counts_{};
+  std::array<int, GPU_STATE_COUNT> counts_{};
   StateSeconds seconds_{};
   double bin_s_ = 0; // 0: no series
   double series_bin_end_ = 0; // end of the latest bin of series_

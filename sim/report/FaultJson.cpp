@@ -14,17 +14,24 @@ namespace {
 
 Json to_json(const DurationDistribution& d)
 {
+  Json json{{"dist", to_string(d.kind)}};
   switch (d.kind) {
     case DurationDistribution::Kind::Exponential:
-      return Json{{"dist", "exponential"}, {"mean_h", d.mean_s / 3600}};
+      json["mean_h"] = d.mean_s / 3600;
+      break;
     case DurationDistribution::Kind::Weibull:
-      return Json{{"dist", "weibull"}, {"shape", d.shape}, {"scale_h", d.scale_s / 3600}};
+      json["shape"] = d.shape;
+      json["scale_h"] = d.scale_s / 3600;
+      break;
     case DurationDistribution::Kind::LogNormal:
-      return Json{{"dist", "lognormal"}, {"median_h", d.median_s / 3600}, {"sigma", d.sigma}};
+      json["median_h"] = d.median_s / 3600;
+      json["sigma"] = d.sigma;
+      break;
     case DurationDistribution::Kind::Fixed:
-      return Json{{"dist", "fixed"}, {"value_h", d.value_s / 3600}};
+      json["value_h"] = d.value_s / 3600;
+      break;
   }
-  return nullptr;
+  return json;
 }
 
 Json failures_to_json(const FailureSpec& f)
@@ -34,7 +41,7 @@ Json failures_to_json(const FailureSpec& f)
   if (f.source == FailureSpec::Source::Recorded)
     return Json{{"recorded", std::filesystem::path(f.recorded_path).filename().string()}};
   Json components = Json::object();
-  for (Component c : ALL_COMPONENTS) {
+  for (Component c : enum_values<Component>()) {
     const auto& spec = f.components[static_cast<std::size_t>(c)];
     Json categories = Json::object();
     for (const auto& [category, weight] : spec.categories)
@@ -47,7 +54,7 @@ Json failures_to_json(const FailureSpec& f)
                                                  {"replacement", to_json(spec.replacement_time)}};
   }
   Json detection = Json::object();
-  for (FailureCategory c : ALL_FAILURE_CATEGORIES)
+  for (FailureCategory c : enum_values<FailureCategory>())
     detection[std::string(to_string(c))] = f.detection_s[static_cast<std::size_t>(c)];
   Json multipliers = Json::object();
   for (const auto& [node, m] : f.node_rate_multipliers)
@@ -71,7 +78,6 @@ Json checkpoint_to_json(const CheckpointSpec& c)
   Json sizes = Json::array();
   for (const auto& r : c.model_sizes)
     sizes.push_back(Json{{"max_gpus", r.max_gpus}, {"params_b", r.params_billion}});
-  static const char* const INTERVALS[] = {"fixed", "young", "daly"};
   return Json{{"enabled", true},
               {"job_types", types},
               {"model_sizes", sizes},
@@ -80,8 +86,8 @@ Json checkpoint_to_json(const CheckpointSpec& c)
               {"mfu", c.mfu},
               {"tokens_per_step", c.tokens_per_step},
               {"step_time_s", c.step_time_s},
-              {"mode", c.mode == CheckpointMode::Sync ? "sync" : "async"},
-              {"interval", INTERVALS[static_cast<int>(c.interval_policy)]},
+              {"mode", to_string(c.mode)},
+              {"interval", to_string(c.interval_policy)},
               {"interval_s", c.interval_s},
               {"interval_steps", c.interval_steps},
               {"snapshot_GBps", c.snapshot_GBps},
@@ -122,10 +128,10 @@ Json failure_counts(const RunState& state)
     by_component[std::string(to_string(e.component))]++;
   }
   Json categories = Json::object();
-  for (FailureCategory cat : ALL_FAILURE_CATEGORIES)
+  for (FailureCategory cat : enum_values<FailureCategory>())
     categories[std::string(to_string(cat))] = by_category[std::string(to_string(cat))];
   Json components = Json::object();
-  for (Component comp : ALL_COMPONENTS)
+  for (Component comp : enum_values<Component>())
     components[std::string(to_string(comp))] = by_component[std::string(to_string(comp))];
   return Json{{"applied", c.failures_applied},
               {"on_components_already_down", c.failures_on_down_components},

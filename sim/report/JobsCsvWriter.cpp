@@ -1,5 +1,6 @@
 #include "sim/report/Reports.hpp"
 
+#include "models/common/Text.hpp"
 #include "sim/report/FaultReports.hpp"
 
 #include <fmt/format.h>
@@ -17,20 +18,6 @@ std::string_view state_column(const Job& job, const JobRecord& record, const Job
   if (stats && stats->gave_up)
     return to_string(JobState::NodeFail); // given up after too many interruptions
   return to_string(job.final_state);
-}
-
-// Quotes a field only when it needs it (RFC 4180), so ordinary ids stay unquoted.
-std::string csv_field(const std::string& text)
-{
-  if (text.find_first_of(",\"\n\r") == std::string::npos)
-    return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"')
-      quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
 }
 
 } // namespace

@@ -38,8 +38,8 @@ Json to_json(const WorkloadSpec& w)
     return Json{{"none", "evaluation campaigns only"}};
   if (w.trace) {
     return Json{{"trace", w.trace->as_written.empty() ? w.trace->path : w.trace->as_written},
-                {"format", w.trace->format},
-                {"on_bad_row", w.trace->on_bad_row == BadRowPolicy::Skip ? "skip" : "error"}};
+                {"format", to_string(w.trace->format)},
+                {"on_bad_row", to_string(w.trace->on_bad_row)}};
   }
   if (w.acme_preset) {
     const AcmeGeneratorSpec& g = w.acme_preset->generator;
@@ -58,7 +58,7 @@ Json to_json(const WorkloadSpec& w)
   Json types = Json::object();
   for (const auto& t : w.synthetic->types) {
     Json states = Json::object();
-    for (JobState s : ALL_JOB_STATES)
+    for (JobState s : enum_values<JobState>())
       if (t.state_shares[static_cast<std::size_t>(s)] > 0)
         states[std::string(to_string(s))] = t.state_shares[static_cast<std::size_t>(s)];
     types[std::string(to_string(t.type))] = Json{{"arrivals_per_hour", t.arrivals_per_hour},

@@ -36,7 +36,7 @@ Json time_summaries(const RunState& state, bool wait)
     by_type[job.type].push_back(v);
   }
   Json types = Json::object();
-  for (JobType type : ALL_JOB_TYPES)
+  for (JobType type : enum_values<JobType>())
     if (auto it = by_type.find(type); it != by_type.end())
       types[std::string(to_string(type))] = to_json(summarise(std::move(it->second)));
   return Json{{"all", to_json(summarise(std::move(all)))}, {"by_type", types}};
@@ -46,7 +46,7 @@ Json job_counts(const Workload& workload, const RunResult& result)
 {
   const auto& records = result.state->records();
   std::map<std::string, std::size_t> by_state;
-  for (JobState s : ALL_JOB_STATES)
+  for (JobState s : enum_values<JobState>())
     by_state[std::string(to_string(s))] = 0;
   std::map<JobType, std::size_t> by_type;
   std::size_t gpu_jobs = 0;
@@ -59,10 +59,10 @@ Json job_counts(const Workload& workload, const RunResult& result)
     gpu_jobs += job.cpu_only() ? 0 : 1;
   }
   Json states = Json::object();
-  for (JobState s : ALL_JOB_STATES)
+  for (JobState s : enum_values<JobState>())
     states[std::string(to_string(s))] = by_state[std::string(to_string(s))];
   Json types = Json::object();
-  for (JobType t : ALL_JOB_TYPES)
+  for (JobType t : enum_values<JobType>())
     types[std::string(to_string(t))] = by_type[t];
   const auto& c = result.state->counters();
   return Json{{"total", result.state->job_count()},
@@ -77,7 +77,7 @@ Json job_counts(const Workload& workload, const RunResult& result)
 Json gpu_hours(const Ledger& ledger)
 {
   Json hours = Json::object();
-  for (GpuState s : ALL_GPU_STATES)
+  for (GpuState s : enum_values<GpuState>())
     hours[std::string(to_string(s))] = ledger.gpu_seconds(s) / 3600.0;
   hours["total"] = ledger.total_gpu_seconds() / 3600.0;
   return hours;

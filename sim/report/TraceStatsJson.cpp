@@ -10,7 +10,7 @@ namespace detail {
 std::vector<Group> groups(const TraceStatistics& s)
 {
   std::vector<Group> g;
-  for (JobType t : ALL_JOB_TYPES)
+  for (JobType t : enum_values<JobType>())
     g.push_back({std::string(to_string(t)), &s.of(t), s.share_of_jobs_percent(t), s.share_of_gpu_time_percent(t)});
   g.push_back({"all", &s.all_gpu_jobs, s.gpu_jobs ? std::optional(100.0) : std::nullopt,
                s.all_gpu_jobs.gpu_seconds > 0 ? std::optional(100.0) : std::nullopt});
@@ -53,7 +53,7 @@ ordered_json group_json(const Group& group)
                  {"duration_s", named_values(g.duration_summary())}};
   for (const bool by_time : {false, true}) {
     ordered_json states = ordered_json::object();
-    for (JobState s : ALL_JOB_STATES)
+    for (JobState s : enum_values<JobState>())
       states[std::string(to_string(s))] =
           value(by_time ? g.state_share_of_gpu_time_percent(s) : g.state_share_of_jobs_percent(s));
     j[by_time ? "state_share_of_gpu_time_percent" : "state_share_of_jobs_percent"] = states;
@@ -122,12 +122,12 @@ ordered_json trace_stats_json(const TraceStatsSource& o, const TraceStatistics& 
   }
   j["gpu_count_cdf"] = gpu_cdf;
   ordered_json duration_cdf{{"x", ordered_json::array()}, {"all", ordered_json::array()}};
-  for (JobType t : ALL_JOB_TYPES)
+  for (JobType t : enum_values<JobType>())
     duration_cdf[std::string(to_string(t))] = ordered_json::array();
   for (double x : default_duration_points(s)) {
     duration_cdf["x"].push_back(x);
     duration_cdf["all"].push_back(value(s.all_gpu_jobs.duration_s.cdf_percent(x)));
-    for (JobType t : ALL_JOB_TYPES)
+    for (JobType t : enum_values<JobType>())
       duration_cdf[std::string(to_string(t))].push_back(value(s.of(t).duration_s.cdf_percent(x)));
   }
   j["duration_cdf_percent_of_jobs"] = duration_cdf;

@@ -94,7 +94,7 @@ void print_types(std::ostream& out, const TraceStatistics& s, const ComparisonRe
   Table durations({"type", "mean", "p25", "p50", "p75", "p90", "p99", "max"});
   std::array<Table, 2> states{Table({"type"}), Table({"type"})}; // % of jobs, % of GPU time
   for (auto& t : states)
-    for (JobState st : ALL_JOB_STATES)
+    for (JobState st : enum_values<JobState>())
       t.header().emplace_back(to_string(st));
   for (const auto& [name, g, share_jobs, share_time] : groups(s)) {
     std::vector<std::string> row{name, std::to_string(g->jobs)};
@@ -116,7 +116,7 @@ void print_types(std::ostream& out, const TraceStatistics& s, const ComparisonRe
     durations.row(row);
     for (const bool by_time : {false, true}) {
       row = {name};
-      for (JobState st : ALL_JOB_STATES)
+      for (JobState st : enum_values<JobState>())
         row.push_back(pct(by_time ? g->state_share_of_gpu_time_percent(st) : g->state_share_of_jobs_percent(st)));
       states[by_time].row(row);
     }
@@ -169,7 +169,7 @@ void print_cdfs(std::ostream& out, const TraceStatistics& s, const PublishedClus
   std::set<double> xs;
   for (double x : default_duration_points(s))
     xs.insert(x);
-  for (JobType t : ALL_JOB_TYPES) {
+  for (JobType t : enum_values<JobType>()) {
     const auto it = cmp ? p->duration_cdf_by_type.find(t) : std::map<JobType, PublishedCdf>::const_iterator{};
     const PublishedCdf* pc = cmp && it != p->duration_cdf_by_type.end() ? &it->second : nullptr;
     if (s.of(t).jobs > 0 || pc)

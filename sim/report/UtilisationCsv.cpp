@@ -12,7 +12,7 @@ namespace acmesim {
 void write_utilisation_csv(std::ostream& out, const Ledger& ledger)
 {
   out << "start_s,end_s";
-  for (GpuState s : ALL_GPU_STATES)
+  for (GpuState s : enum_values<GpuState>())
     out << ',' << to_string(s);
   out << '\n';
   const auto& series = ledger.series();

@@ -119,12 +119,12 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   // Each column times its bin width sums to the ledger's total for that state.
   const auto rows = csv_numbers(read_file(dir / "utilisation.csv"));
   const Ledger& ledger = r.state->ledger();
-  for (std::size_t i = 0; i < ALL_GPU_STATES.size(); ++i) {
+  for (std::size_t i = 0; i < GPU_STATE_COUNT; ++i) {
     double gpu_seconds = 0;
     for (const auto& row : rows)
       gpu_seconds += row.at(2 + i) * (row[1] - row[0]);
-    INFO(to_string(ALL_GPU_STATES[i]));
-    CHECK(gpu_seconds == Approx(ledger.gpu_seconds(ALL_GPU_STATES[i])).margin(1e-6));
+    INFO(to_string(enum_values<GpuState>()[i]));
+    CHECK(gpu_seconds == Approx(ledger.gpu_seconds(enum_values<GpuState>()[i])).margin(1e-6));
   }
   fs::remove_all(dir);
 }

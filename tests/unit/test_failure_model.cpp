@@ -94,16 +94,16 @@ double sample_mean(const DurationDistribution& d, int n, std::uint64_t seed)
 
 TEST_CASE("component and category names round-trip")
 {
-  for (const Component c : ALL_COMPONENTS)
-    CHECK(parse_component(to_string(c)) == c);
-  for (const FailureCategory c : ALL_FAILURE_CATEGORIES)
-    CHECK(parse_failure_category(to_string(c)) == c);
+  for (const Component c : enum_values<Component>())
+    CHECK(parse_enum<Component>(to_string(c)) == c);
+  for (const FailureCategory c : enum_values<FailureCategory>())
+    CHECK(parse_enum<FailureCategory>(to_string(c)) == c);
   CHECK(to_string(Component::LeafSwitch) == "leaf_switch");
   CHECK(to_string(FailureCategory::NcclTimeout) == "nccl_timeout");
-  CHECK_FALSE(parse_component("switch"));
-  CHECK_FALSE(parse_failure_category("NVLinkError"));
-  CHECK(component_names() == "node, gpu, nvlink, nic, leaf_switch, storage");
-  CHECK(failure_category_names() ==
+  CHECK_FALSE(parse_enum<Component>("switch"));
+  CHECK_FALSE(parse_enum<FailureCategory>("NVLinkError"));
+  CHECK(enum_name_list<Component>() == "node, gpu, nvlink, nic, leaf_switch, storage");
+  CHECK(enum_name_list<FailureCategory>() ==
         "nvlink_error, cuda_error, node_failure, ecc_error, network_error, connection_error, storage_error, "
         "nccl_timeout");
 }

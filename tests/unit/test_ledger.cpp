@@ -87,14 +87,14 @@ TEST_CASE("Ledger::reclassify refuses more than the source holds and negative am
 TEST_CASE("Ledger state names are distinct")
 {
   std::set<std::string_view> names;
-  for (GpuState s : ALL_GPU_STATES) {
+  for (GpuState s : enum_values<GpuState>()) {
     const std::string_view name = to_string(s);
     CHECK_FALSE(name.empty());
     CHECK(name != "?");
     names.insert(name);
   }
-  CHECK(names.size() == ALL_GPU_STATES.size());
-  CHECK(ALL_GPU_STATES.size() == 12);
+  CHECK(names.size() == GPU_STATE_COUNT);
+  CHECK(GPU_STATE_COUNT == 12);
   CHECK(to_string(GpuState::WaitingForPerson) == "waiting_for_person");
   CHECK(to_string(GpuState::LostWork) == "lost_work");
   CHECK(to_string(GpuState::Down) == "down");
@@ -123,7 +123,7 @@ double bin_seconds(const Ledger& ledger, std::size_t k, GpuState s)
 // Each state's column of the series sums to the ledger's total for it.
 void check_series_sums(const Ledger& ledger)
 {
-  for (GpuState s : ALL_GPU_STATES) {
+  for (GpuState s : enum_values<GpuState>()) {
     double sum = 0;
     for (const auto& bin : ledger.series())
       sum += bin[static_cast<std::size_t>(s)];

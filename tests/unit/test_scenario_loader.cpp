@@ -582,7 +582,7 @@ TEST_CASE("a trace path is resolved against the scenario file's directory")
   REQUIRE(s.workload.trace);
   CHECK_FALSE(s.workload.synthetic);
   CHECK(std::filesystem::path(s.workload.trace->path) == std::filesystem::path(DATA_DIR) / "tiny.csv");
-  CHECK(s.workload.trace->format == "acme");
+  CHECK(s.workload.trace->format == TraceFormat::Acme);
   CHECK(s.workload.trace->on_bad_row == BadRowPolicy::Skip);
   CHECK(s.cluster.pods[0].nodes == 286);
 
@@ -661,10 +661,10 @@ TEST_CASE("a trace's format is named or told by its file name")
   const auto trace = [&](const std::string& body) {
     return load_scenario_text(SEREN + "workload:\n" + body, "fmt.yaml", dir);
   };
-  CHECK(trace("  trace: pwa_small.swf\n").workload.trace->format == "swf");
-  CHECK(trace("  trace: philly_small.json\n").workload.trace->format == "philly");
-  CHECK(trace("  trace: seren_small.csv\n").workload.trace->format == "acme");
-  CHECK(trace("  trace: seren_small.csv\n  format: helios\n").workload.trace->format == "helios");
+  CHECK(trace("  trace: pwa_small.swf\n").workload.trace->format == TraceFormat::Swf);
+  CHECK(trace("  trace: philly_small.json\n").workload.trace->format == TraceFormat::Philly);
+  CHECK(trace("  trace: seren_small.csv\n").workload.trace->format == TraceFormat::Acme);
+  CHECK(trace("  trace: seren_small.csv\n  format: helios\n").workload.trace->format == TraceFormat::Helios);
   try {
     trace("  trace: ../scenarios/tiny.csv\n  format: parquet\n");
     FAIL("expected an InputError");

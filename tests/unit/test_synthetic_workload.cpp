@@ -232,7 +232,7 @@ TEST_CASE("arrival count, gpu mean and state shares match the spec")
   CHECK(std::abs(gpu_sum / n - 2.4) < 4 * std::sqrt(5.04 / n));
   for (std::size_t s = 0; s < 5; ++s) {
     const double p = type.state_shares[s];
-    INFO("state " << to_string(ALL_JOB_STATES[s]));
+    INFO("state " << to_string(enum_values<JobState>()[s]));
     CHECK(std::abs(state_count[s] / n - p) < 4 * std::sqrt(p * (1 - p) / n));
   }
   // 24,000 uniform draws over 50 users reach all of them, and nothing outside u0..u49.

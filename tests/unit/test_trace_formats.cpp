@@ -473,14 +473,14 @@ TEST_CASE("Helios missing columns, duplicate columns and empty input", "[helios]
 
 TEST_CASE("parse_trace_format, to_string and trace_format_names", "[formats]")
 {
-  CHECK(trace_format_names() == "acme, swf, philly, helios");
+  CHECK(enum_name_list<TraceFormat>() == "acme, swf, philly, helios");
   for (const auto format : {TraceFormat::Acme, TraceFormat::Swf, TraceFormat::Philly, TraceFormat::Helios})
-    CHECK(parse_trace_format(to_string(format)) == format);
+    CHECK(parse_enum<TraceFormat>(to_string(format)) == format);
   CHECK(to_string(TraceFormat::Philly) == "philly");
-  CHECK(parse_trace_format("swf") == TraceFormat::Swf);
-  CHECK_FALSE(parse_trace_format("SWF").has_value()); // names are exact, as in the scenario schema
-  CHECK_FALSE(parse_trace_format("").has_value());
-  CHECK_FALSE(parse_trace_format("csv").has_value());
+  CHECK(parse_enum<TraceFormat>("swf") == TraceFormat::Swf);
+  CHECK_FALSE(parse_enum<TraceFormat>("SWF").has_value()); // names are exact, as in the scenario schema
+  CHECK_FALSE(parse_enum<TraceFormat>("").has_value());
+  CHECK_FALSE(parse_enum<TraceFormat>("csv").has_value());
 }
 
 TEST_CASE("format_from_path infers the format from the file name", "[formats]")

@@ -193,8 +193,8 @@ TEST_CASE("trace statistics: a large trace stays consistent")
   const int n = 200000;
   w.jobs.reserve(n);
   for (int i = 0; i < n; ++i)
-    w.jobs.push_back(job(ALL_JOB_TYPES[i % 6], 1 << (i % 11), static_cast<double>((i * 7919) % 100000),
-                         ALL_JOB_STATES[i % 5], i));
+    w.jobs.push_back(job(enum_values<JobType>()[i % 6], 1 << (i % 11), static_cast<double>((i * 7919) % 100000),
+                         enum_values<JobState>()[i % 5], i));
   const TraceStatistics s = compute_trace_statistics(w);
   CHECK(s.gpu_jobs == static_cast<std::size_t>(n));
   double previous = 0;

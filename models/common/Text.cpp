@@ -1,0 +1,39 @@
+#include "models/common/Text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+namespace acmesim {
+
+std::string format_number(double value)
+{
+  // The fewest significant digits that read back as the value...
+  char buf[40];
+  int digits = 1;
+  for (; digits < 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+    if (std::strtod(buf, nullptr) == value)
+      break;
+  }
+  // ... written out in full below 10^16, so that 3650 is not "3.65e+03".
+  const double magnitude = std::abs(value);
+  if (magnitude >= 1 && magnitude < 1e16)
+    digits = std::max(digits, static_cast<int>(std::floor(std::log10(magnitude))) + 1);
+  std::snprintf(buf, sizeof buf, "%.*g", digits, value);
+  return buf;
+}
+
+std::string csv_field(std::string_view text)
+{
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos)
+    return std::string(text);
+  std::ostringstream out;
+  out << std::quoted(text, '"', '"');
+  return out.str();
+}
+
+} // namespace acmesim

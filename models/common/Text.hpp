@@ -1,0 +1,27 @@
+#pragma once
+// Text that the program writes in more than one place: numbers in messages, fields of CSV files,
+// lists of names.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <string_view>
+
+namespace acmesim {
+
+// The shortest %g text that reads back as the same number: "0.1", "1000000000", "1e+300".
+// Messages show a value as it was written, without a tail of rounding digits.
+std::string format_number(double value);
+
+// A CSV field, quoted only when it holds a comma, a quote or a line break (RFC 4180: quotes
+// doubled), so that ordinary names stay bare.
+std::string csv_field(std::string_view text);
+
+// "a, b, c", for messages: any range of strings.
+template <typename Range>
+std::string join_names(const Range& names)
+{
+  return fmt::to_string(fmt::join(names, ", "));
+}
+
+} // namespace acmesim
