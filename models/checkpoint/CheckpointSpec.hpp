@@ -16,20 +16,14 @@ enum class CheckpointMode : std::uint8_t {
   Async, // training blocks for a snapshot to host memory; the upload overlaps training
 };
 
-constexpr EnumNames<CheckpointMode, 2> enum_names(CheckpointMode)
-{
-  return {{{{CheckpointMode::Sync, "sync"}, {CheckpointMode::Async, "async"}}}};
-}
+constexpr auto enum_names(CheckpointMode) { return names_in_order<CheckpointMode>("sync", "async"); }
 
 enum class IntervalPolicy : std::uint8_t {
   Fixed, // every interval_s seconds of training (or interval_steps steps)
   Young, // sqrt(2 * delta * M)                       (Young 1974)
   Daly,  // Daly's higher-order optimum                (Daly 2006)
 };
-constexpr EnumNames<IntervalPolicy, 3> enum_names(IntervalPolicy)
-{
-  return {{{{IntervalPolicy::Fixed, "fixed"}, {IntervalPolicy::Young, "young"}, {IntervalPolicy::Daly, "daly"}}}};
-}
+constexpr auto enum_names(IntervalPolicy) { return names_in_order<IntervalPolicy>("fixed", "young", "daly"); }
 
 // Jobs with at most `max_gpus` GPUs train a model of `params_billion` parameters.
 struct ModelSizeRule {

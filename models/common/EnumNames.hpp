@@ -5,10 +5,11 @@
 // every value in a fixed order.
 //
 //   enum class Mode : std::uint8_t { Sync, Async };
-//   constexpr EnumNames<Mode, 2> enum_names(Mode) { return {{{{Mode::Sync, "sync"}, {Mode::Async, "async"}}}}; }
+//   constexpr auto enum_names(Mode) { return names_in_order<Mode>("sync", "async"); }
 //
+// Names are given in the order of the enum's values, which must be 0, 1, 2, ... (the default).
 // The declaring function is found by argument-dependent lookup, so it lives in the enum's
-// namespace; its table order is the order of enum_values() and of every list derived from it.
+// namespace.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -25,16 +26,25 @@ struct EnumNames {
   std::array<std::pair<E, std::string_view>, N> entries;
 };
 
+// The table of an enum whose values are 0, 1, ..., N - 1, named in that order.
+template <typename E, typename... Names>
+constexpr EnumNames<E, sizeof...(Names)> names_in_order(Names... names)
+{
+  EnumNames<E, sizeof...(Names)> table{};
+  std::size_t i = 0;
+  ((table.entries[i] = {static_cast<E>(i), std::string_view(names)}, ++i), ...);
+  return table;
+}
+
 template <typename E>
 concept NamedEnum = std::is_enum_v<E> && requires(E e) { enum_names(e).entries; };
 
 template <NamedEnum E>
 constexpr std::string_view to_string(E value)
 {
-  for (const auto& [v, name] : enum_names(E{}).entries)
-    if (v == value)
-      return name;
-  return "?";
+  constexpr auto entries = enum_names(E{}).entries;
+  const auto i = static_cast<std::size_t>(value);
+  return i < entries.size() ? entries[i].second : std::string_view("?");
 }
 
 template <NamedEnum E>

@@ -22,14 +22,9 @@ namespace acmesim {
 // the storage service (checkpoint writes and loads).
 enum class Component : std::uint8_t { Node, Gpu, NvLink, Nic, LeafSwitch, Storage };
 // Config and CSV names.
-constexpr EnumNames<Component, 6> enum_names(Component)
+constexpr auto enum_names(Component)
 {
-  return {{{{Component::Node, "node"},
-            {Component::Gpu, "gpu"},
-            {Component::NvLink, "nvlink"},
-            {Component::Nic, "nic"},
-            {Component::LeafSwitch, "leaf_switch"},
-            {Component::Storage, "storage"}}}};
+  return names_in_order<Component>("node", "gpu", "nvlink", "nic", "leaf_switch", "storage");
 }
 
 // What a failure is reported as: Acme's infrastructure failure classes (NSDI'24, Table 3).
@@ -44,16 +39,10 @@ enum class FailureCategory : std::uint8_t {
   NcclTimeout,
 };
 // Config and CSV names.
-constexpr EnumNames<FailureCategory, 8> enum_names(FailureCategory)
+constexpr auto enum_names(FailureCategory)
 {
-  return {{{{FailureCategory::NvlinkError, "nvlink_error"},
-            {FailureCategory::CudaError, "cuda_error"},
-            {FailureCategory::NodeFailure, "node_failure"},
-            {FailureCategory::EccError, "ecc_error"},
-            {FailureCategory::NetworkError, "network_error"},
-            {FailureCategory::ConnectionError, "connection_error"},
-            {FailureCategory::StorageError, "storage_error"},
-            {FailureCategory::NcclTimeout, "nccl_timeout"}}}};
+  return names_in_order<FailureCategory>("nvlink_error", "cuda_error", "node_failure", "ecc_error", "network_error",
+                                         "connection_error", "storage_error", "nccl_timeout");
 }
 
 // A positive duration distribution, in seconds.
@@ -71,11 +60,9 @@ struct DurationDistribution {
   double sample(RandomEngine& rng) const; // portable: built on uniform01
 };
 // Names in scenario files (`dist:`).
-constexpr EnumNames<DurationDistribution::Kind, 4> enum_names(DurationDistribution::Kind)
+constexpr auto enum_names(DurationDistribution::Kind)
 {
-  using K = DurationDistribution::Kind;
-  return {{{{K::Exponential, "exponential"}, {K::Weibull, "weibull"}, {K::LogNormal, "lognormal"},
-            {K::Fixed, "fixed"}}}};
+  return names_in_order<DurationDistribution::Kind>("exponential", "weibull", "lognormal", "fixed");
 }
 
 struct ComponentFailureSpec {

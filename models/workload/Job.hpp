@@ -15,25 +15,16 @@ namespace acmesim {
 // Job categories of the Acme trace (NSDI'24, Fig. 4), named as the trace writes them
 // (exact, case-sensitive).
 enum class JobType : std::uint8_t { Pretrain, Eval, SFT, MLLM, Debug, Other };
-constexpr EnumNames<JobType, 6> enum_names(JobType)
+constexpr auto enum_names(JobType)
 {
-  return {{{{JobType::Pretrain, "Pretrain"},
-            {JobType::Eval, "Eval"},
-            {JobType::SFT, "SFT"},
-            {JobType::MLLM, "MLLM"},
-            {JobType::Debug, "Debug"},
-            {JobType::Other, "Other"}}}};
+  return names_in_order<JobType>("Pretrain", "Eval", "SFT", "MLLM", "Debug", "Other");
 }
 
 // Final states as recorded by the Acme trace (Slurm names).
 enum class JobState : std::uint8_t { Completed, Failed, Cancelled, Timeout, NodeFail };
-constexpr EnumNames<JobState, 5> enum_names(JobState)
+constexpr auto enum_names(JobState)
 {
-  return {{{{JobState::Completed, "COMPLETED"},
-            {JobState::Failed, "FAILED"},
-            {JobState::Cancelled, "CANCELLED"},
-            {JobState::Timeout, "TIMEOUT"},
-            {JobState::NodeFail, "NODE_FAIL"}}}};
+  return names_in_order<JobState>("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL");
 }
 
 using JobId = std::uint32_t; // dense index into Workload::jobs, in submission order

@@ -12,10 +12,7 @@ namespace acmesim {
 
 // What a trace reader does with a row it cannot read (workload.on_bad_row).
 enum class BadRowPolicy : std::uint8_t { Error, Skip };
-constexpr EnumNames<BadRowPolicy, 2> enum_names(BadRowPolicy)
-{
-  return {{{{BadRowPolicy::Error, "error"}, {BadRowPolicy::Skip, "skip"}}}};
-}
+constexpr auto enum_names(BadRowPolicy) { return names_in_order<BadRowPolicy>("error", "skip"); }
 
 // A value/CDF table: cdf[i] = P(X <= values[i]); values strictly increasing, cdf
 // non-decreasing in [0, 1] and ending at 1.
@@ -48,13 +45,7 @@ enum class TraceFormat : std::uint8_t {
   Philly, // Microsoft Philly trace, cluster_job_log (JSON)
   Helios, // SenseTime Helios trace, cluster_log.csv
 };
-constexpr EnumNames<TraceFormat, 4> enum_names(TraceFormat)
-{
-  return {{{{TraceFormat::Acme, "acme"},
-            {TraceFormat::Swf, "swf"},
-            {TraceFormat::Philly, "philly"},
-            {TraceFormat::Helios, "helios"}}}};
-}
+constexpr auto enum_names(TraceFormat) { return names_in_order<TraceFormat>("acme", "swf", "philly", "helios"); }
 
 struct TraceSpec {
   std::string path;       // as resolved (relative paths are relative to the scenario file)

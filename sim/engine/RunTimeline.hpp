@@ -34,14 +34,10 @@ enum class HoldEnd : std::uint8_t {
   NodeLost,         // the node left service under the job
 };
 // As timeline.json shows them.
-constexpr EnumNames<HoldEnd, 6> enum_names(HoldEnd)
+constexpr auto enum_names(HoldEnd)
 {
-  return {{{{HoldEnd::Finished, "finished"},
-            {HoldEnd::Interrupted, "interrupted"},
-            {HoldEnd::Requeued, "requeued"},
-            {HoldEnd::RestartedInPlace, "restarted in place"},
-            {HoldEnd::GivenUp, "given up"},
-            {HoldEnd::NodeLost, "node lost"}}}};
+  return names_in_order<HoldEnd>("finished", "interrupted", "requeued", "restarted in place", "given up",
+                                 "node lost");
 }
 
 // One stretch of one job on some GPU lanes of one node.

@@ -30,20 +30,10 @@ enum class GpuState : std::uint8_t {
   CpuWait,    // held by an evaluation trial while the CPU preprocesses or computes metrics
 };
 // Names in summary.json (gpu_hours, lost_gpu_hours) and utilisation.csv columns.
-constexpr EnumNames<GpuState, 12> enum_names(GpuState)
+constexpr auto enum_names(GpuState)
 {
-  return {{{{GpuState::Idle, "idle"},
-            {GpuState::Busy, "busy"},
-            {GpuState::Stranded, "stranded"},
-            {GpuState::LostWork, "lost_work"},
-            {GpuState::Checkpoint, "checkpoint"},
-            {GpuState::Detection, "detection"},
-            {GpuState::WaitingForPerson, "waiting_for_person"},
-            {GpuState::Restart, "restart"},
-            {GpuState::Down, "down"},
-            {GpuState::Spare, "spare"},
-            {GpuState::ModelLoad, "model_load"},
-            {GpuState::CpuWait, "cpu_wait"}}}};
+  return names_in_order<GpuState>("idle", "busy", "stranded", "lost_work", "checkpoint", "detection",
+                                  "waiting_for_person", "restart", "down", "spare", "model_load", "cpu_wait");
 }
 inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
 
