@@ -10,7 +10,7 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 #include "sim/engine/WorkloadLoader.hpp"
-#include "sim/policies/PolicyCatalogue.hpp"
+#include "sim/policies/Registries.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -151,12 +151,12 @@ int cmd_validate(const std::vector<std::string>& args)
   return EXIT_OK;
 }
 
-void list_policies(const char* title, const std::vector<PolicyInfo>& catalogue)
+void list_policies(const char* title, const std::vector<const PolicyInfo*>& policies)
 {
   std::cout << title << ":\n";
-  for (const auto& p : catalogue) {
-    std::cout << fmt::format("  {:<16} {}\n", p.name, p.help);
-    for (const auto& param : p.params)
+  for (const PolicyInfo* p : policies) {
+    std::cout << fmt::format("  {:<16} {}\n", p->name, p->help);
+    for (const auto& param : p->params)
       std::cout << fmt::format("  {:<16}   {} (default {}): {}\n", "", param.name, param.default_value, param.help);
   }
 }
@@ -166,9 +166,9 @@ int cmd_list()
   std::cout << "cluster presets (cluster.preset):\n";
   for (const auto& name : cluster_preset_names())
     std::cout << fmt::format("  {:<16} {}\n", name, cluster_preset_summary(name));
-  list_policies("schedulers (scheduler.name)", scheduler_catalogue());
-  list_policies("placement policies (scheduler.placement)", placement_catalogue());
-  list_policies("recovery policies (recovery.name)", recovery_catalogue());
+  list_policies("schedulers (scheduler.name)", scheduler_registry().policies());
+  list_policies("placement policies (scheduler.placement)", placement_registry().policies());
+  list_policies("recovery policies (recovery.name)", recovery_registry().policies());
   return EXIT_OK;
 }
 

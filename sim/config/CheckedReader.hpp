@@ -19,7 +19,7 @@ namespace acmesim {
 struct NumberRange {
   double min = -std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
-  double max = std::numeric_limits<double>::infinity(); // >= 1e300 counts as unbounded (PolicyCatalogue)
+  double max = std::numeric_limits<double>::infinity(); // >= 1e300 counts as unbounded (ParamSpec)
   bool integer = false;
 
   // "an integer >= 1", "a number > 0", "a number between 0 and 1".

@@ -5,6 +5,7 @@
 #include "models/evaluation/EvalSpec.hpp"
 #include "models/failure/FailureEvent.hpp"
 #include "models/workload/WorkloadSpec.hpp"
+#include "sim/policies/PolicySpec.hpp"
 
 #include <cstdint>
 #include <map>
@@ -12,20 +13,6 @@
 #include <vector>
 
 namespace acmesim {
-
-struct SchedulerSpec {
-  std::string name = "fifo";
-  std::string placement = "pack";
-  // Parameters of the chosen scheduler, validated against PolicyCatalogue, with every
-  // declared parameter present (defaults filled in).
-  std::map<std::string, double> params;
-};
-
-// What happens after a failure (sim/policies/PolicyCatalogue.cpp: recovery_catalogue()).
-struct RecoverySpec {
-  std::string name = "manual";
-  std::map<std::string, double> params; // every declared parameter, defaults filled in
-};
 
 // Optional result files and the resolution of utilisation.csv (docs/outputs.md).
 struct OutputSpec {

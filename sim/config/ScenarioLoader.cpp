@@ -13,7 +13,7 @@
 #include "sim/config/ConfigTree.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/WorkloadSection.hpp"
-#include "sim/policies/PolicyCatalogue.hpp"
+#include "sim/policies/Registries.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -264,7 +264,7 @@ ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool
 // --- scheduler -------------------------------------------------------------------------------
 
 // Reads the parameters of `policy` from map `m` (every key but `fixed_keys`), range-checked
-// against the catalogue, with defaults filled in for those not given.
+// against its registration, with defaults filled in for those not given.
 std::map<std::string, double> read_policy_params(ConfigChecker& checker, MapReader& m, const PolicyInfo& policy,
                                                  const std::string& kind, const std::vector<std::string>& fixed_keys)
 {
@@ -300,13 +300,13 @@ SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
   MapReader m(checker, node, "scheduler"); // the accepted keys depend on the chosen scheduler
   // A name that is not a string is reported by read(); its parameters cannot be judged then.
   const bool name_ok = !m.get("name") || m.read("name", spec.name);
-  const PolicyInfo* scheduler = name_ok ? find_policy(scheduler_catalogue(), spec.name) : nullptr;
+  const PolicyInfo* scheduler = name_ok ? scheduler_registry().find(spec.name) : nullptr;
   if (name_ok && !scheduler)
     checker.error(*m.get("name"), "scheduler.name",
-                  "unknown scheduler; valid schedulers: " + policy_names(scheduler_catalogue()));
-  if (m.read("placement", spec.placement) && !find_policy(placement_catalogue(), spec.placement))
+                  "unknown scheduler; valid schedulers: " + join_names(scheduler_registry().names()));
+  if (m.read("placement", spec.placement) && !placement_registry().find(spec.placement))
     checker.error(*m.get("placement"), "scheduler.placement",
-                  "unknown placement policy; valid policies: " + policy_names(placement_catalogue()));
+                  "unknown placement policy; valid policies: " + join_names(placement_registry().names()));
   if (scheduler)
     spec.params = read_policy_params(checker, m, *scheduler, "scheduler", {"name", "placement"});
   return spec;
@@ -317,10 +317,10 @@ RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
   RecoverySpec spec;
   MapReader m(checker, node, "recovery");
   const bool name_ok = !m.get("name") || m.read("name", spec.name);
-  const PolicyInfo* policy = name_ok ? find_policy(recovery_catalogue(), spec.name) : nullptr;
+  const PolicyInfo* policy = name_ok ? recovery_registry().find(spec.name) : nullptr;
   if (name_ok && !policy)
     checker.error(*m.get("name"), "recovery.name",
-                  "unknown recovery policy; valid policies: " + policy_names(recovery_catalogue()));
+                  "unknown recovery policy; valid policies: " + join_names(recovery_registry().names()));
   if (policy)
     spec.params = read_policy_params(checker, m, *policy, "recovery policy", {"name"});
   return spec;

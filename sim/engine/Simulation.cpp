@@ -4,7 +4,7 @@
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformTransfers.hpp"
-#include "sim/policies/PolicyFactory.hpp"
+#include "sim/policies/Registries.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>

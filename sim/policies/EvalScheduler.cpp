@@ -1,8 +1,38 @@
 #include "sim/policies/EvalScheduler.hpp"
 
+#include "sim/policies/Registries.hpp"
+
 #include <algorithm>
 
 namespace acmesim {
+
+namespace {
+const Registration eval_baseline(
+    scheduler_registry(),
+    {"eval-baseline",
+     "evaluation trials as plain jobs: one per dataset, each loading its model from storage and holding its GPUs "
+     "through every phase; other jobs in submission order",
+     {}},
+    [](const PolicyParams&, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
+      return std::make_unique<EvalScheduler>(topology, std::move(placement), EvalScheduler::Techniques{});
+    });
+
+const Registration eval_decoupled(
+    scheduler_registry(),
+    {"eval-decoupled",
+     "Acme's trial coordinator for evaluation trials (each technique can be switched off); other jobs in "
+     "submission order",
+     {{"local_model_load", "1: load the model once per node into host memory; trials read it over PCIe", 1, 0, 1,
+       true},
+      {"metric_on_cpu", "1: release the GPUs when inference ends; metrics run on CPUs", 1, 0, 1, true},
+      {"runtime_packing", "1: pack trials by known runtimes, longest first onto the least-loaded GPU", 1, 0, 1,
+       true}}},
+    [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
+      const EvalScheduler::Techniques techniques{params.flag("local_model_load"), params.flag("metric_on_cpu"),
+                                                 params.flag("runtime_packing")};
+      return std::make_unique<EvalScheduler>(topology, std::move(placement), techniques);
+    });
+} // namespace
 
 EvalScheduler::EvalScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                              Techniques techniques)

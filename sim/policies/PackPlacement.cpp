@@ -1,11 +1,17 @@
 #include "sim/policies/Placements.hpp"
 
+#include "sim/policies/Registries.hpp"
+
 #include <algorithm>
 #include <limits>
 
 namespace acmesim {
 
 namespace {
+const Registration pack_placement(
+    placement_registry(),
+    {"pack", "fewest leaf switches, then fewest nodes; best-fit node for jobs within one node", {}},
+    [](const PolicyParams&, std::uint64_t) { return std::make_unique<PackPlacement>(); });
 
 // Whole nodes from as few leaves as possible: the best-fitting single leaf if one suffices,
 // otherwise the fullest leaves first. Returns the chosen nodes (empty if the pod lacks them).

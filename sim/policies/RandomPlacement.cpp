@@ -1,11 +1,20 @@
 #include "sim/policies/Placements.hpp"
 
+#include "sim/policies/Registries.hpp"
+
 #include <algorithm>
 #include <utility>
 
 namespace acmesim {
 
 namespace {
+const Registration random_placement(
+    placement_registry(),
+    {"random", "uniformly random among nodes that fit (seeded stream placement.random)", {}},
+    [](const PolicyParams&, std::uint64_t seed) {
+      return std::make_unique<RandomPlacement>(make_stream(seed, "placement.random"));
+    });
+
 std::size_t pick(RandomEngine& rng, std::size_t n)
 {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));

@@ -1,11 +1,8 @@
 #pragma once
-// What happens to a job after a failure has been detected (design.md principle 3: policies by
-// name, see recovery_catalogue()). A recovery policy answers questions; the simulation applies
-// the answers. Plain C++, no engine.
-#include "sim/config/Scenario.hpp"
-
+// What happens to a job after a failure has been detected (policies by name: recovery_registry()
+// in Registries.hpp). A recovery policy answers questions; the simulation applies the answers.
+// Plain C++, no engine.
 #include <deque>
-#include <memory>
 
 namespace acmesim {
 
@@ -33,7 +30,5 @@ public:
   // A job interrupted more often than this is given up (it ends as failed).
   virtual int max_restarts() const = 0;
 };
-
-std::unique_ptr<RecoveryPolicy> make_recovery_policy(const RecoverySpec& spec);
 
 } // namespace acmesim

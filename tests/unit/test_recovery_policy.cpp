@@ -1,7 +1,8 @@
-// Recovery policies by name (sim/policies/RecoveryPolicy.cpp), with parameters from the spec or,
-// when a spec built in code leaves them out, from recovery_catalogue().
-#include "sim/policies/PolicyCatalogue.hpp"
-#include "sim/policies/RecoveryPolicy.hpp"
+// Recovery policies by name (ManualRecovery.cpp, AutoRecovery.cpp), with parameters from the spec
+// or, when a spec built in code leaves them out, from their registration.
+#include "sim/policies/Registries.hpp"
+
+#include "models/common/Text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -22,7 +23,7 @@ std::unique_ptr<RecoveryPolicy> policy(const std::string& name, std::map<std::st
 
 double catalogue_default(const std::string& policy_name, const std::string& param)
 {
-  const PolicyInfo* info = find_policy(recovery_catalogue(), policy_name);
+  const PolicyInfo* info = recovery_registry().find(policy_name);
   REQUIRE(info != nullptr);
   for (const auto& p : info->params)
     if (p.name == param)
@@ -33,13 +34,13 @@ double catalogue_default(const std::string& policy_name, const std::string& para
 
 } // namespace
 
-TEST_CASE("recovery catalogue lists manual then auto then auto+spares")
+TEST_CASE("the recovery registry holds auto, auto+spares and manual, by name")
 {
-  CHECK(policy_names(recovery_catalogue()) == "manual, auto, auto+spares");
-  CHECK(find_policy(recovery_catalogue(), "manual") != nullptr);
-  CHECK(find_policy(recovery_catalogue(), "auto") != nullptr);
-  CHECK(find_policy(recovery_catalogue(), "auto+spares") != nullptr);
-  CHECK(find_policy(recovery_catalogue(), "bogus") == nullptr);
+  CHECK(join_names(recovery_registry().names()) == "auto, auto+spares, manual");
+  CHECK(recovery_registry().find("manual") != nullptr);
+  CHECK(recovery_registry().find("auto") != nullptr);
+  CHECK(recovery_registry().find("auto+spares") != nullptr);
+  CHECK(recovery_registry().find("bogus") == nullptr);
 }
 
 TEST_CASE("manual recovery takes catalogue defaults for parameters the spec leaves out")

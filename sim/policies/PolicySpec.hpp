@@ -1,0 +1,54 @@
+#pragma once
+// What a scenario says about a policy: its name and its parameters, and what a policy declares
+// about itself: its help and the parameters it accepts. Policies register these where they are
+// defined (PolicyRegistry.hpp); the scenario loader validates against them.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acmesim {
+
+// One numeric parameter of a policy, set in the scenario next to the policy's name.
+struct ParamSpec {
+  std::string name;
+  std::string help;
+  double default_value = 0;
+  double min_value = 0; // inclusive
+  double max_value = 1e300;
+  bool integer = false;
+};
+
+struct PolicyInfo {
+  std::string name;
+  std::string help;
+  std::vector<ParamSpec> params;
+};
+
+// A policy's parameters as its factory gets them: every declared parameter present (defaults
+// filled in). Asking for one the policy did not declare is a programming error.
+class PolicyParams {
+public:
+  explicit PolicyParams(const std::map<std::string, double>& values) : values_(values.begin(), values.end()) {}
+  double number(std::string_view name) const;
+  int integer(std::string_view name) const;
+  bool flag(std::string_view name) const { return number(name) != 0; }
+
+private:
+  std::map<std::string, double, std::less<>> values_;
+};
+
+// scheduler: {name, placement, <parameters of the named scheduler>}
+struct SchedulerSpec {
+  std::string name = "fifo";
+  std::string placement = "pack";
+  std::map<std::string, double> params; // validated; the loader fills in every default
+};
+
+// recovery: {name, <parameters of the named policy>} (docs/failures.md)
+struct RecoverySpec {
+  std::string name = "manual";
+  std::map<std::string, double> params; // validated; the loader fills in every default
+};
+
+} // namespace acmesim

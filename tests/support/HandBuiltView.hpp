@@ -1,0 +1,117 @@
+#pragma once
+// A ClusterView built by hand: tests submit jobs, end them and take nodes down, call a scheduler
+// and apply its decisions, without the engine.
+#include "sim/scheduler/SchedulerApi.hpp"
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace acmesim::testing {
+
+class HandBuiltView final : public ClusterView {
+public:
+  explicit HandBuiltView(const ClusterSpec& spec) : topology_(spec), cluster_(topology_) {}
+
+  double now() const override { return now_; }
+  const Topology& topology() const override { return topology_; }
+  const ClusterState& cluster() const override { return cluster_; }
+  const Job& job(JobId id) const override { return jobs_.at(id); }
+  const std::set<JobId>& queue() const override { return queue_; }
+  RunningJob running(JobId id) const override { return running_.at(id); }
+  const EvalChunk& eval_chunk(JobId id) const override { return chunks.at(static_cast<std::size_t>(jobs_.at(id).eval_chunk)); }
+  std::vector<EvalChunk> chunks; // for evaluation trials
+
+  // Submits jobs at `now` and returns the scheduler's decisions, applied to the view.
+  std::vector<JobId> submit(Scheduler& s, double now, std::vector<Job> jobs)
+  {
+    now_ = now;
+    std::vector<SchedulerEvent> events;
+    for (auto& j : jobs) {
+      queue_.insert(j.id);
+      events.push_back({EventKind::JobSubmitted, now, j.id});
+      jobs_[j.id] = std::move(j);
+    }
+    return apply(s.decide(*this, events));
+  }
+
+  std::vector<JobId> finish(Scheduler& s, double now, JobId id)
+  {
+    now_ = now;
+    cluster_.give_back(running_.at(id).allocation);
+    running_.erase(id);
+    return apply(s.decide(*this, {{EventKind::JobFinished, now, id}}));
+  }
+
+  const Allocation& allocation(JobId id) const { return running_.at(id).allocation; }
+  bool is_running(JobId id) const { return running_.count(id) > 0; }
+  bool is_queued(JobId id) const { return queue_.count(id) > 0; }
+
+  // Failures, as the simulation applies them before telling the scheduler (see decide()).
+  // A node leaves service. Jobs on it keep their allocation (recovering in place) unless
+  // `drop_from_jobs`: then they lose the node, and its GPUs are given back without becoming free.
+  void take_down(NodeId node, bool drop_from_jobs = false)
+  {
+    cluster_.set_in_service(node, false);
+    if (!drop_from_jobs)
+      return;
+    for (auto& [id, run] : running_) {
+      auto& parts = run.allocation.parts;
+      for (auto it = parts.begin(); it != parts.end();)
+        if (it->node == node) {
+          Allocation lost;
+          lost.parts = {*it};
+          cluster_.give_back(lost);
+          it = parts.erase(it);
+        } else {
+          ++it;
+        }
+    }
+  }
+  void bring_up(NodeId node) { cluster_.set_in_service(node, true); }
+  // An interrupted job gives its GPUs back and waits in the queue again.
+  void requeue_job(JobId id)
+  {
+    cluster_.give_back(running_.at(id).allocation);
+    running_.erase(id);
+    queue_.insert(id);
+  }
+  void end_job(JobId id)
+  {
+    cluster_.give_back(running_.at(id).allocation);
+    running_.erase(id);
+  }
+  void add_to_queue(Job j)
+  {
+    queue_.insert(j.id);
+    jobs_[j.id] = std::move(j);
+  }
+  // Calls the scheduler at `now` with `events` and applies its decisions.
+  std::vector<JobId> decide(Scheduler& s, double now, const std::vector<SchedulerEvent>& events)
+  {
+    now_ = now;
+    return apply(s.decide(*this, events));
+  }
+
+private:
+  std::vector<JobId> apply(const Decisions& d)
+  {
+    std::vector<JobId> started;
+    for (const auto& start : d.starts) {
+      cluster_.take(start.allocation);
+      queue_.erase(start.job);
+      running_[start.job] = RunningJob{start.job, now_, start.allocation};
+      started.push_back(start.job);
+    }
+    return started;
+  }
+
+  Topology topology_;
+  ClusterState cluster_;
+  double now_ = 0;
+  std::map<JobId, Job> jobs_;
+  std::set<JobId> queue_;
+  std::map<JobId, RunningJob> running_;
+};
+
+} // namespace acmesim::testing
