@@ -9,28 +9,6 @@
 
 namespace acmesim {
 
-Json eval_config_json(const Scenario& scenario)
-{
-  const EvalSpec& e = scenario.evaluation;
-  if (!e.enabled)
-    return Json{{"enabled", false}};
-  Json datasets = Json::array();
-  for (const auto& name : e.datasets)
-    datasets.push_back(name);
-  return Json{{"catalogue", e.catalogue.source == "<embedded default>"
-                                ? e.catalogue.source
-                                : std::filesystem::path(e.catalogue.source).filename().string()},
-              {"datasets", datasets},
-              {"model_params_b", e.model_params_b},
-              {"gpus_per_trial", e.gpus_per_trial},
-              {"weight_bytes_per_param", e.weight_bytes_per_param},
-              {"pcie_GBps", e.pcie_GBps},
-              {"chunk_s", e.chunk_s},
-              {"campaigns_s", e.campaigns_s},
-              {"every_checkpoints", e.every_checkpoints},
-              {"trigger_min_gpus", e.trigger_min_gpus}};
-}
-
 Json evaluation_summary(const Scenario& scenario, const RunState& state)
 {
   const auto& runs = state.campaigns();

@@ -9,7 +9,6 @@ namespace acmesim {
 
 using Json = nlohmann::ordered_json;
 
-Json eval_config_json(const Scenario& scenario);
 // Per campaign its makespan and trial GPU time (with every trial's phase times for scheduled
 // campaigns), and the feedback latency of campaigns triggered by checkpoints; null without
 // campaigns.

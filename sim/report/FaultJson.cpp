@@ -1,5 +1,5 @@
-// The failure, checkpoint and recovery parts of summary.json: the resolved configuration, lost
-// GPU-hours by cause, failure counts, and per training job its effective training time ratio.
+// The failure, checkpoint and recovery results in summary.json: lost GPU-hours by cause, failure
+// counts, and per training job its effective training time ratio.
 #include "sim/report/FaultReports.hpp"
 
 #include "sim/report/Statistics.hpp"
@@ -9,102 +9,6 @@
 #include <map>
 
 namespace acmesim {
-
-namespace {
-
-Json to_json(const DurationDistribution& d)
-{
-  Json json{{"dist", to_string(d.kind)}};
-  switch (d.kind) {
-    case DurationDistribution::Kind::Exponential:
-      json["mean_h"] = d.mean_s / 3600;
-      break;
-    case DurationDistribution::Kind::Weibull:
-      json["shape"] = d.shape;
-      json["scale_h"] = d.scale_s / 3600;
-      break;
-    case DurationDistribution::Kind::LogNormal:
-      json["median_h"] = d.median_s / 3600;
-      json["sigma"] = d.sigma;
-      break;
-    case DurationDistribution::Kind::Fixed:
-      json["value_h"] = d.value_s / 3600;
-      break;
-  }
-  return json;
-}
-
-Json failures_to_json(const FailureSpec& f)
-{
-  if (f.source == FailureSpec::Source::None)
-    return Json{{"model", "none"}};
-  if (f.source == FailureSpec::Source::Recorded)
-    return Json{{"recorded", std::filesystem::path(f.recorded_path).filename().string()}};
-  Json components = Json::object();
-  for (Component c : enum_values<Component>()) {
-    const auto& spec = f.components[static_cast<std::size_t>(c)];
-    Json categories = Json::object();
-    for (const auto& [category, weight] : spec.categories)
-      categories[std::string(to_string(category))] = weight;
-    components[std::string(to_string(c))] = Json{{"enabled", spec.enabled},
-                                                 {"tbf", to_json(spec.time_between_failures)},
-                                                 {"categories", categories},
-                                                 {"reboot_share", spec.reboot_share},
-                                                 {"reboot", to_json(spec.reboot_time)},
-                                                 {"replacement", to_json(spec.replacement_time)}};
-  }
-  Json detection = Json::object();
-  for (FailureCategory c : enum_values<FailureCategory>())
-    detection[std::string(to_string(c))] = f.detection_s[static_cast<std::size_t>(c)];
-  Json multipliers = Json::object();
-  for (const auto& [node, m] : f.node_rate_multipliers)
-    multipliers[node] = m;
-  return Json{{"model", "acme"},
-              {"components", components},
-              {"lemon_nodes", f.lemon_nodes},
-              {"lemon_multiplier", f.lemon_multiplier},
-              {"node_rate_multipliers", multipliers},
-              {"neighbour_probability", f.neighbour_probability},
-              {"detection_s", detection}};
-}
-
-Json checkpoint_to_json(const CheckpointSpec& c)
-{
-  if (!c.enabled)
-    return Json{{"enabled", false}};
-  Json types = Json::array();
-  for (JobType t : c.job_types)
-    types.push_back(std::string(to_string(t)));
-  Json sizes = Json::array();
-  for (const auto& r : c.model_sizes)
-    sizes.push_back(Json{{"max_gpus", r.max_gpus}, {"params_b", r.params_billion}});
-  return Json{{"enabled", true},
-              {"job_types", types},
-              {"model_sizes", sizes},
-              {"bytes_per_param", c.bytes_per_param},
-              {"peak_tflops_per_gpu", c.peak_tflops_per_gpu},
-              {"mfu", c.mfu},
-              {"tokens_per_step", c.tokens_per_step},
-              {"step_time_s", c.step_time_s},
-              {"mode", to_string(c.mode)},
-              {"interval", to_string(c.interval_policy)},
-              {"interval_s", c.interval_s},
-              {"interval_steps", c.interval_steps},
-              {"snapshot_GBps", c.snapshot_GBps},
-              {"init_s", c.init_s}};
-}
-
-} // namespace
-
-Json fault_config_json(const Scenario& scenario)
-{
-  Json recovery{{"name", scenario.recovery.name}};
-  for (const auto& [key, value] : scenario.recovery.params)
-    recovery[key] = value;
-  return Json{{"failures", failures_to_json(scenario.failures)},
-              {"checkpoint", checkpoint_to_json(scenario.checkpoint)},
-              {"recovery", recovery}};
-}
 
 Json lost_gpu_hours(const Ledger& ledger)
 {

@@ -24,7 +24,6 @@ struct JobTimeSplit {
 };
 JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats);
 
-Json fault_config_json(const Scenario& scenario);
 Json lost_gpu_hours(const Ledger& ledger);
 Json failure_counts(const RunState& state);
 // ETTR summary and one entry per pretraining job that ran.
