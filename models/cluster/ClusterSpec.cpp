@@ -34,6 +34,16 @@ int derived_nodes_per_leaf(const PodSpec& pod)
   return std::max(1, downlinks / std::max(1, pod.compute_nics));
 }
 
+double compute_cable_Bps(const PodSpec& pod) { return pod.compute_nics * pod.nic_bandwidth_Gbps * 1e9 / 8; }
+
+double storage_cable_Bps(const PodSpec& pod) { return pod.storage_nics * storage_nic_Gbps(pod) * 1e9 / 8; }
+
+double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes)
+{
+  const double node_Bps = pod.storage_nics > 0 ? storage_cable_Bps(pod) : compute_cable_Bps(pod);
+  return std::min(nodes * node_Bps, storage.bandwidth_GBps * 1e9);
+}
+
 int derived_uplinks_per_leaf(const PodSpec& pod)
 {
   return std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * pod.compute_nics);

@@ -59,5 +59,14 @@ inline double storage_nic_Gbps(const PodSpec& pod)
 {
   return pod.storage_nic_bandwidth_Gbps > 0 ? pod.storage_nic_bandwidth_Gbps : pod.nic_bandwidth_Gbps;
 }
+// Bytes per second of a node's cable to its leaf switch (all its compute NICs) and of its cable to
+// the storage network (all its storage NICs; 0 without them). The topology gives the platform
+// these bandwidths.
+double compute_cable_Bps(const PodSpec& pod);
+double storage_cable_Bps(const PodSpec& pod);
+// What `nodes` nodes of `pod` get when they write to (or read from) storage at once with nothing
+// else on the way: each its own storage path (its storage NICs, or without them its compute NICs),
+// together at most the storage service's bandwidth. Checkpoint intervals are planned on it.
+double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes);
 
 } // namespace acmesim

@@ -112,9 +112,9 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
     const int spines = derived_uplinks_per_leaf(pod);
     const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
     const double latency_s = pod.fabric.link_latency_us * 1e-6;
-    const double node_bandwidth = pod.compute_nics * pod.nic_bandwidth_Gbps * kGbpsToBytesPerSecond;
+    const double node_bandwidth = compute_cable_Bps(pod);
     const double port_bandwidth = pod.fabric.port_bandwidth_Gbps * kGbpsToBytesPerSecond;
-    const double storage_bandwidth = pod.storage_nics * storage_nic_Gbps(pod) * kGbpsToBytesPerSecond;
+    const double storage_bandwidth = storage_cable_Bps(pod);
 
     const auto first_leaf = static_cast<LeafId>(leaf_vertex_.size());
     leaves_of_pod_.emplace_back();

@@ -1,5 +1,7 @@
 #include "models/evaluation/EvalCampaign.hpp"
 
+#include "models/checkpoint/CheckpointMath.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -86,6 +88,15 @@ void append_eval_campaigns(const EvalSpec& spec, Workload& workload)
       workload.jobs.push_back(std::move(job));
     }
   }
+}
+
+EvalSpec triggered_campaign_spec(const EvalSpec& base, const CheckpointSpec& checkpoint, int job_gpus,
+                                 int node_gpus)
+{
+  EvalSpec spec = base;
+  spec.model_params_b = model_params(checkpoint, job_gpus) / 1e9;
+  spec.gpus_per_trial = std::min(gpus_for_model(spec.model_params_b), node_gpus);
+  return spec;
 }
 
 } // namespace acmesim

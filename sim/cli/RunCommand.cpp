@@ -185,10 +185,10 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
     options.progress = progress_printer();
   const RunResult result = run_simulation(scenario, workload, options);
-  if (result.state->counters().rejected_jobs > 0)
+  if (result.run->jobs().rejected_count() > 0)
     log_warn(fmt::format("{} jobs ask for more GPUs than any pod has; they were rejected and are reported as "
                          "REJECTED in jobs.csv",
-                         result.state->counters().rejected_jobs));
+                         result.run->jobs().rejected_count()));
   const auto write_start = std::chrono::steady_clock::now();
   write_results(out_dir, scenario, workload, result);
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
@@ -197,8 +197,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   const double wall = std::max(result.wall_seconds, 1e-9);
   log_info(fmt::format("replay: {} jobs in {:.3f} s wall ({:.0f} jobs/s, {:.1f} simulated days per wall second); "
                        "results written in {:.3f} s; peak RSS {:.0f} MB",
-                       result.state->job_count(), result.wall_seconds,
-                       static_cast<double>(result.state->job_count()) / wall,
+                       result.run->jobs().count(), result.wall_seconds,
+                       static_cast<double>(result.run->jobs().count()) / wall,
                        result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
   print_summary(make_summary(scenario, workload, result), out_dir);
   return EXIT_OK;

@@ -5,7 +5,7 @@
 // are turned off: a node's host (node, gpu, nvlink), its cables (nic), a leaf switch's cables,
 // the storage service link.
 #include "sim/engine/PlatformBuilder.hpp"
-#include "sim/engine/TransferService.hpp"
+#include "sim/run/TransferService.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,7 @@
 #include "sim/engine/Simulation.hpp"
 
 #include "models/failure/FailureModel.hpp"
+#include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformTransfers.hpp"
@@ -19,18 +20,18 @@ namespace acmesim {
 
 namespace {
 
-// Keeps one kernel timer armed at the next event time of RunState. Storage flows end on their
+// Keeps one kernel timer armed at the next event time of the Run. Storage flows end on their
 // own (SimGrid decides when); after each, the timer is moved if the next event changed.
 class TimerDriver {
 public:
-  TimerDriver(RunState& state, const RunOptions& options, std::size_t total_jobs)
-      : state_(state), options_(options), total_jobs_(total_jobs)
+  TimerDriver(Run& run, const RunOptions& options, std::size_t total_jobs)
+      : run_(run), options_(options), total_jobs_(total_jobs)
   {
   }
 
   void arm()
   {
-    const double t = state_.next_event_time();
+    const double t = run_.next_event_time();
     if (timer_ && t == armed_at_)
       return;
     if (timer_)
@@ -44,7 +45,7 @@ public:
 
   void transfer_done(TransferId id)
   {
-    state_.transfer_done(simgrid::s4u::Engine::get_clock(), id);
+    run_.transfer_done(simgrid::s4u::Engine::get_clock(), id);
     arm();
   }
 
@@ -53,14 +54,14 @@ private:
   {
     timer_ = nullptr;
     // The engine's clock is the timer date; we pass our own copy of it so that event times
-    // compare exactly with the ones RunState computed.
-    state_.process_instant(t);
+    // compare exactly with the ones the Run computed.
+    run_.process_instant(t);
     if (options_.progress && (++instants_ & 0xFFFF) == 0)
-      options_.progress(t, state_.ended_jobs(), std::max(total_jobs_, state_.job_count()));
+      options_.progress(t, run_.jobs().ended_count(), std::max(total_jobs_, run_.jobs().count()));
     arm();
   }
 
-  RunState& state_;
+  Run& run_;
   const RunOptions& options_;
   std::size_t total_jobs_;
   std::uint64_t instants_ = 0;
@@ -79,24 +80,6 @@ std::unique_ptr<FailureSource> make_failure_source(const Scenario& scenario, con
       return std::make_unique<RecordedFailureSource>(scenario.recorded_failures);
   }
   return nullptr;
-}
-
-// Failures per second of a job of `nodes` nodes in `pod`, for Young's and Daly's intervals: from
-// the model, or for a recorded list from its node-level failures per node and second.
-std::function<double(int, int)> job_failure_rate(const Scenario& scenario, const Topology& topology)
-{
-  if (scenario.failures.source == FailureSpec::Source::Model)
-    return [&scenario, &topology](int pod, int nodes) {
-      return expected_job_failure_rate(scenario.failures, topology, pod, nodes);
-    };
-  if (scenario.failures.source != FailureSpec::Source::Recorded || scenario.recorded_failures.empty())
-    return {};
-  double node_failures = 0;
-  for (const auto& e : scenario.recorded_failures)
-    node_failures += e.component == Component::LeafSwitch || e.component == Component::Storage ? 0 : 1;
-  const double span = std::max(1.0, scenario.recorded_failures.back().time_s);
-  const double per_node_second = node_failures / (static_cast<double>(topology.node_count()) * span);
-  return [per_node_second](int, int nodes) { return per_node_second * nodes; };
 }
 
 } // namespace
@@ -128,23 +111,23 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   setup.checkpoint = &scenario.checkpoint;
   setup.transfers = &transfers;
   setup.evaluation = &scenario.evaluation;
-  setup.job_failure_rate = job_failure_rate(scenario, *result.topology);
+  setup.job_failure_rate = job_failure_rate(scenario.failures, scenario.recorded_failures, *result.topology);
   setup.utilisation_bin_s = scenario.output.utilisation_bin_s;
   setup.timeline = scenario.output.timeline;
-  result.state = std::make_unique<RunState>(*result.topology, workload, *result.scheduler, setup);
+  result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, setup);
 
-  TimerDriver timer_driver(*result.state, options, workload.jobs.size());
+  TimerDriver timer_driver(*result.run, options, workload.jobs.size());
   driver = &timer_driver;
   timer_driver.arm();
   engine.run();
 
-  if (!result.state->finished())
+  if (!result.run->finished())
     throw std::logic_error("the engine stopped with events still pending");
-  if (!result.state->all_jobs_done())
+  if (!result.run->all_jobs_done())
     throw std::logic_error("the run ended with jobs that never finished");
-  result.makespan_s = result.state->ledger().now();
+  result.makespan_s = result.run->now();
   if (options.progress)
-    options.progress(result.makespan_s, result.state->ended_jobs(), result.state->job_count());
+    options.progress(result.makespan_s, result.run->jobs().ended_count(), result.run->jobs().count());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
 }

@@ -1,12 +1,12 @@
 #pragma once
-// Runs one scenario on SimGrid: builds the platform from the topology and drives RunState
+// Runs one scenario on SimGrid: builds the platform from the topology and drives the Run
 // from one maestro-level kernel timer (no actors), armed at the next event time. This design
 // was measured fastest on SimGrid 3.32 (../shared/reference/simgrid.md §3.2: about 1.6 s per
 // million jobs) and keeps the order of same-time events ours, not the engine's.
 // SimGrid allows one engine per process: call run_simulation at most once per process.
 #include "models/workload/Job.hpp"
 #include "sim/config/Scenario.hpp"
-#include "sim/engine/RunState.hpp"
+#include "sim/run/Run.hpp"
 
 #include <functional>
 #include <memory>
@@ -22,7 +22,7 @@ struct RunResult {
   std::unique_ptr<Scheduler> scheduler;
   std::unique_ptr<RecoveryPolicy> recovery;
   std::unique_ptr<FailureSource> failures;
-  std::unique_ptr<RunState> state;
+  std::unique_ptr<Run> run;
   double makespan_s = 0;
   double wall_seconds = 0; // for the terminal only: never written to result files
 };

@@ -9,9 +9,9 @@
 
 namespace acmesim {
 
-Json evaluation_summary(const Scenario& scenario, const RunState& state)
+Json evaluation_summary(const Scenario& scenario, const Run& run)
 {
-  const auto& runs = state.campaigns();
+  const auto& runs = run.campaigns();
   if (runs.empty())
     return nullptr;
   const auto& catalogue = scenario.evaluation.catalogue;
@@ -21,15 +21,15 @@ Json evaluation_summary(const Scenario& scenario, const RunState& state)
   };
   std::vector<Totals> totals(runs.size());
   std::vector<Json> trials(runs.size(), Json::array());
-  for (JobId id = 0; id < state.job_count(); ++id) {
-    const Job& job = state.job(id);
+  for (JobId id = 0; id < run.jobs().count(); ++id) {
+    const Job& job = run.jobs().job(id);
     if (!job.eval_trial())
       continue;
-    const EvalChunk& chunk = state.eval_chunk(id);
+    const EvalChunk& chunk = run.jobs().chunk(id);
     Totals& c = totals[chunk.campaign];
     ++c.trials;
-    const JobRecord& record = state.records()[id];
-    const TrialTimes* t = state.trial_times(id);
+    const JobRecord& record = run.jobs().record(id);
+    const TrialTimes* t = run.statistics().trial_times(id);
     if (record.outcome != JobOutcome::Ended || !t)
       continue;
     ++c.ended;
@@ -58,24 +58,24 @@ Json evaluation_summary(const Scenario& scenario, const RunState& state)
   std::vector<double> feedback; // checkpoint written -> all its trials done
   for (std::size_t i = 0; i < totals.size(); ++i) {
     const Totals& c = totals[i];
-    const RunState::CampaignRun& run = runs[i];
+    const CampaignRun& campaign = runs[i];
     const bool done = c.trials > 0 && c.ended == c.trials;
     const double held = c.load + c.cpu_wait + c.inference;
     Json entry{{"campaign", i},
-               {"submit_s", run.submit_s},
+               {"submit_s", campaign.submit_s},
                {"trials", c.trials},
-               {"makespan_s", done ? Json(c.end - run.submit_s) : Json(nullptr)},
+               {"makespan_s", done ? Json(c.end - campaign.submit_s) : Json(nullptr)},
                {"trial_gpu_hours", Json{{"model_load", c.load / 3600},
                                         {"cpu_wait", c.cpu_wait / 3600},
                                         {"inference", c.inference / 3600},
                                         {"total_held", held / 3600}}},
                {"gpu_busy_share_of_held", held > 0 ? Json(c.inference / held) : Json(nullptr)},
                {"metric_on_cpu_s", c.metric_on_cpu}};
-    if (run.trigger_job >= 0) {
-      entry["evaluates"] = Json{{"job_id", state.job(static_cast<JobId>(run.trigger_job)).name},
-                                {"checkpoint", run.checkpoint}};
+    if (campaign.trigger_job >= 0) {
+      entry["evaluates"] = Json{{"job_id", run.jobs().job(static_cast<JobId>(campaign.trigger_job)).name},
+                                {"checkpoint", campaign.checkpoint}};
       if (done)
-        feedback.push_back(c.end - run.submit_s);
+        feedback.push_back(c.end - campaign.submit_s);
     } else {
       entry["trials_detail"] = trials[i];
     }

@@ -22,12 +22,13 @@ Json lost_gpu_hours(const Ledger& ledger)
   return causes;
 }
 
-Json failure_counts(const RunState& state)
+Json failure_counts(const Run& run)
 {
-  const auto& c = state.counters();
+  const FailureCounts& c = run.statistics().failure_counts();
+  const auto& applied = run.statistics().applied_failures();
   std::map<std::string, std::size_t> by_category;
   std::map<std::string, std::size_t> by_component;
-  for (const auto& e : state.applied_failures()) {
+  for (const auto& e : applied) {
     by_category[std::string(to_string(e.category))]++;
     by_component[std::string(to_string(e.component))]++;
   }
@@ -37,10 +38,10 @@ Json failure_counts(const RunState& state)
   Json components = Json::object();
   for (Component comp : enum_values<Component>())
     components[std::string(to_string(comp))] = by_component[std::string(to_string(comp))];
-  return Json{{"applied", c.failures_applied},
-              {"on_components_already_down", c.failures_on_down_components},
-              {"lemon_failures_avoided", c.excess_failures_cured},
-              {"job_interruptions", c.interruptions},
+  return Json{{"applied", applied.size()},
+              {"on_components_already_down", c.on_components_already_down},
+              {"lemon_failures_avoided", c.lemon_failures_avoided},
+              {"job_interruptions", c.job_interruptions},
               {"escalations", c.escalations},
               {"spare_swaps", c.spare_swaps},
               {"jobs_given_up", c.jobs_given_up},
@@ -70,17 +71,17 @@ JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultS
   return split;
 }
 
-Json training_jobs(const RunState& state)
+Json training_jobs(const Run& run)
 {
   Json jobs = Json::array();
   std::vector<double> ettrs;
   std::size_t interruptions = 0;
-  for (JobId id = 0; id < state.job_count(); ++id) {
-    const Job& job = state.job(id);
+  for (JobId id = 0; id < run.jobs().count(); ++id) {
+    const Job& job = run.jobs().job(id);
     if (job.type != JobType::Pretrain || job.cpu_only())
       continue;
-    const JobRecord& record = state.records()[job.id];
-    const JobFaultStats* stats = state.fault_stats(job.id);
+    const JobRecord& record = run.jobs().record(job.id);
+    const JobFaultStats* stats = run.statistics().fault_stats(job.id);
     const JobTimeSplit split = time_split(job, record, stats);
     if (!split.ran)
       continue;

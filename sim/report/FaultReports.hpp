@@ -1,7 +1,7 @@
 #pragma once
 // Report pieces about failures, checkpoints and recovery (summary.json and jobs.csv).
 #include "sim/config/Scenario.hpp"
-#include "sim/engine/RunState.hpp"
+#include "sim/run/Run.hpp"
 
 #include <array>
 #include <nlohmann/json.hpp>
@@ -25,8 +25,8 @@ struct JobTimeSplit {
 JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats);
 
 Json lost_gpu_hours(const Ledger& ledger);
-Json failure_counts(const RunState& state);
+Json failure_counts(const Run& run);
 // ETTR summary and one entry per pretraining job that ran.
-Json training_jobs(const RunState& state);
+Json training_jobs(const Run& run);
 
 } // namespace acmesim

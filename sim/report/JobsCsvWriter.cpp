@@ -25,31 +25,32 @@ std::string_view state_column(const Job& job, const JobRecord& record, const Job
 void write_jobs_csv(std::ostream& out, const RunResult& result)
 {
   const auto& topology = *result.topology;
-  const auto& records = result.state->records();
+  const Run& run = *result.run;
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
          "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr\n";
   fmt::memory_buffer row;
-  for (JobId id = 0; id < result.state->job_count(); ++id) {
-    const Job& job = result.state->job(id);
-    const JobRecord& r = records[id];
-    const JobFaultStats* stats = result.state->fault_stats(id); // null for most jobs
+  for (JobId id = 0; id < run.jobs().count(); ++id) {
+    const Job& job = run.jobs().job(id);
+    const JobRecord& r = run.jobs().record(id);
+    const Allocation& allocation = run.allocation(id);
+    const JobFaultStats* stats = run.statistics().fault_stats(id); // null for most jobs
     row.clear();
     const bool ran = r.outcome == JobOutcome::Ended;
     std::set<LeafId> leaves;
-    for (const auto& part : r.allocation.parts)
+    for (const auto& part : allocation.parts)
       leaves.insert(topology.leaf_of(part.node));
     fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},{:.3f},", csv_field(job.name), to_string(job.type),
-                   csv_field(job.user), job.gpus, r.allocation.node_count(), job.cpus, job.submit_s);
+                   csv_field(job.user), job.gpus, allocation.node_count(), job.cpus, job.submit_s);
     if (ran)
       fmt::format_to(std::back_inserter(row), "{:.3f},{:.3f},{:.3f},{:.3f},", r.start_s, r.end_s,
                      r.start_s - job.submit_s, r.end_s - job.submit_s);
     else
       fmt::format_to(std::back_inserter(row), ",,,,");
     fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r, stats), leaves.size());
-    for (std::size_t i = 0; i < r.allocation.parts.size(); ++i) {
+    for (std::size_t i = 0; i < allocation.parts.size(); ++i) {
       if (i > 0)
         row.push_back(' ');
-      const auto& name = topology.node_name(r.allocation.parts[i].node);
+      const auto& name = topology.node_name(allocation.parts[i].node);
       row.append(name.data(), name.data() + name.size());
     }
     const JobFaultStats none;

@@ -22,13 +22,13 @@ Json to_json(const SampleSummary& s)
 }
 
 // Wait and JCT of GPU jobs that ran, overall and per job type (types with jobs only).
-Json time_summaries(const RunState& state, bool wait)
+Json time_summaries(const Run& run, bool wait)
 {
   std::vector<double> all;
   std::map<JobType, std::vector<double>> by_type;
-  for (JobId id = 0; id < state.job_count(); ++id) {
-    const Job& job = state.job(id);
-    const JobRecord& r = state.records()[id];
+  for (JobId id = 0; id < run.jobs().count(); ++id) {
+    const Job& job = run.jobs().job(id);
+    const JobRecord& r = run.jobs().record(id);
     if (job.cpu_only() || r.outcome != JobOutcome::Ended)
       continue;
     const double v = wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
@@ -44,15 +44,15 @@ Json time_summaries(const RunState& state, bool wait)
 
 Json job_counts(const Workload& workload, const RunResult& result)
 {
-  const auto& records = result.state->records();
   std::map<std::string, std::size_t> by_state;
   for (JobState s : enum_values<JobState>())
     by_state[std::string(to_string(s))] = 0;
   std::map<JobType, std::size_t> by_type;
   std::size_t gpu_jobs = 0;
-  for (JobId id = 0; id < result.state->job_count(); ++id) {
-    const Job& job = result.state->job(id);
-    const JobRecord& r = records[id];
+  const JobTable& jobs = result.run->jobs();
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const Job& job = jobs.job(id);
+    const JobRecord& r = jobs.record(id);
     if (r.outcome == JobOutcome::Ended)
       by_state[std::string(to_string(job.final_state))]++;
     by_type[job.type]++;
@@ -64,11 +64,10 @@ Json job_counts(const Workload& workload, const RunResult& result)
   Json types = Json::object();
   for (JobType t : enum_values<JobType>())
     types[std::string(to_string(t))] = by_type[t];
-  const auto& c = result.state->counters();
-  return Json{{"total", result.state->job_count()},
+  return Json{{"total", jobs.count()},
               {"gpu", gpu_jobs},
-              {"cpu_only", c.cpu_only_jobs},
-              {"rejected", c.rejected_jobs},
+              {"cpu_only", result.run->cpu_only_jobs()},
+              {"rejected", jobs.rejected_count()},
               {"skipped_rows", workload.skipped_rows},
               {"by_final_state", states},
               {"by_type", types}};
@@ -87,23 +86,23 @@ Json gpu_hours(const Ledger& ledger)
 
 Json make_summary(const Scenario& scenario, const Workload& workload, const RunResult& result)
 {
-  const Ledger& ledger = result.state->ledger();
+  const Ledger& ledger = result.run->ledger();
   const double total = ledger.total_gpu_seconds();
   const auto share = [&](double s) { return total > 0 ? s / total : 0.0; };
-  const auto& c = result.state->counters();
+  const EngineCounters& c = result.run->engine();
   Json summary;
   summary["program"] = Json{{"name", "acmesim"}, {"version", VERSION}};
   summary["scenario_name"] = scenario.name;
   summary["seed"] = scenario.seed;
   summary["makespan_s"] = result.makespan_s;
   summary["jobs"] = job_counts(workload, result);
-  summary["wait_s"] = time_summaries(*result.state, true);
-  summary["jct_s"] = time_summaries(*result.state, false);
+  summary["wait_s"] = time_summaries(*result.run, true);
+  summary["jct_s"] = time_summaries(*result.run, false);
   summary["gpu_hours"] = gpu_hours(ledger);
   summary["lost_gpu_hours"] = lost_gpu_hours(ledger);
-  summary["failures"] = failure_counts(*result.state);
-  summary["training"] = training_jobs(*result.state);
-  summary["evaluation"] = evaluation_summary(scenario, *result.state);
+  summary["failures"] = failure_counts(*result.run);
+  summary["training"] = training_jobs(*result.run);
+  summary["evaluation"] = evaluation_summary(scenario, *result.run);
   summary["utilisation"] = Json{
       {"mean_gpu_busy", share(ledger.gpu_seconds(GpuState::Busy))},
       {"mean_gpu_allocated", share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))}};
@@ -128,12 +127,12 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   std::filesystem::remove(dir / "failures.csv");
   if (scenario.failures.source != FailureSpec::Source::None) {
     AtomicFile failures(dir / "failures.csv");
-    write_failure_list(failures.stream(), result.state->applied_failures(), *result.topology);
+    write_failure_list(failures.stream(), result.run->statistics().applied_failures(), *result.topology);
     failures.commit();
   }
   {
     AtomicFile utilisation(dir / "utilisation.csv");
-    write_utilisation_csv(utilisation.stream(), result.state->ledger());
+    write_utilisation_csv(utilisation.stream(), result.run->ledger());
     utilisation.commit();
   }
   // A timeline of an earlier run must not pass for this run's.

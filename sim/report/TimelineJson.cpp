@@ -77,10 +77,10 @@ void metadata(EventStream& events, const Topology& topology)
 }
 
 // Each piece as one complete event per GPU lane it covers.
-void gpu_pieces(EventStream& events, const RunState& state, const RunTimeline& timeline)
+void gpu_pieces(EventStream& events, const JobTable& jobs, const RunTimeline& timeline)
 {
   for (const GpuPiece& p : timeline.pieces()) {
-    const Job& job = state.job(p.job);
+    const Job& job = jobs.job(p.job);
     const std::string_view type = to_string(job.type);
     const bool running = p.kind == HoldKind::Attempt;
     // Everything but the lane is the same for every lane of the piece.
@@ -125,9 +125,9 @@ std::string target_name(const Topology& topology, const FailureEvent& e)
 
 // Applied failures as instants on the health lane of each node they hit (all the nodes of a
 // leaf switch), storage failures on the cluster's storage lane.
-void failures(EventStream& events, const Topology& topology, const RunState& state)
+void failures(EventStream& events, const Topology& topology, const std::vector<FailureEvent>& applied)
 {
-  for (const FailureEvent& e : state.applied_failures()) {
+  for (const FailureEvent& e : applied) {
     const std::string args = fmt::format(
         R"({{"category":"{}","component":"{}","target":{},"repair_s":{},"replacement":{}}})", to_string(e.category),
         to_string(e.component), quoted(target_name(topology, e)), Json(e.repair_s).dump(), e.replacement);
@@ -171,17 +171,17 @@ void counters(EventStream& events, const Ledger& ledger)
 
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result)
 {
-  const RunTimeline* timeline = result.state->timeline();
+  const RunTimeline* timeline = result.run->timeline();
   if (!timeline)
     throw std::logic_error("timeline.json asked for a run that recorded no timeline");
   const Topology& topology = *result.topology;
   out << R"({"traceEvents":[)";
   EventStream events(out);
   metadata(events, topology);
-  counters(events, result.state->ledger());
+  counters(events, result.run->ledger());
   node_intervals(events, topology, *timeline, result.makespan_s);
-  failures(events, topology, *result.state);
-  gpu_pieces(events, *result.state, *timeline);
+  failures(events, topology, result.run->statistics().applied_failures());
+  gpu_pieces(events, result.run->jobs(), *timeline);
   const Json other{{"program", std::string("acmesim ") + VERSION},
                    {"scenario", scenario.name},
                    {"seed", scenario.seed},

@@ -57,7 +57,7 @@ const TrialTimes& times(const RunResult& r, const std::string& name, const Workl
 {
   for (const Job& j : w.jobs)
     if (j.name == name) {
-      const TrialTimes* t = r.state->trial_times(j.id);
+      const TrialTimes* t = r.run->statistics().trial_times(j.id);
       REQUIRE(t != nullptr);
       return *t;
     }
@@ -69,8 +69,8 @@ const TrialTimes& times(const RunResult& r, const std::string& name, const Workl
 // one campaign and nothing else, every busy, loading or CPU-waiting GPU-second is a trial's.
 void check_summary_matches_ledger(const Scenario& s, const RunResult& r)
 {
-  const Json hours = evaluation_summary(s, *r.state).at("campaigns").at(0).at("trial_gpu_hours");
-  const Ledger& ledger = r.state->ledger();
+  const Json hours = evaluation_summary(s, *r.run).at("campaigns").at(0).at("trial_gpu_hours");
+  const Ledger& ledger = r.run->ledger();
   CHECK(hours.at("inference").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::Busy)));
   CHECK(hours.at("model_load").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::ModelLoad)));
   CHECK(hours.at("cpu_wait").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::CpuWait)));
@@ -90,7 +90,7 @@ TEST_CASE("eval-baseline: three trials on two GPUs, every phase holding its GPU"
   CHECK(times(r, "eval0-d1", w).load_s == Approx(2 * LOAD));
   CHECK(times(r, "eval0-d2", w).load_s == Approx(LOAD)); // alone: half the time of two at once
   CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(3 * LOAD + 140));
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(200));
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(10 + 50 + 10 + 30));
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(5 * LOAD));
@@ -114,7 +114,7 @@ TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest trial fir
   CHECK(times(r, "eval0-d1", w).gpu_release_s == Approx(LOAD + PCIE + 70));
   CHECK(times(r, "eval0-d2", w).load_s == Approx(PCIE)); // the copy was there
   CHECK(times(r, "eval0-d2", w).gpu_release_s == Approx(LOAD + 2 * PCIE + 110));
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(200));
   CHECK(ledger.gpu_seconds(GpuState::CpuWait) == Approx(20)); // preprocessing only
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE) + PCIE));
@@ -144,15 +144,15 @@ TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and the
   const Workload w = hand_built_workload({make_job(0, 0, 8, 2500, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
 
-  REQUIRE(r.state->campaigns().size() == 2);
+  REQUIRE(r.run->campaigns().size() == 2);
   const double write = 14e9 / (2e9 * 0.97 / 1.05);
-  CHECK(r.state->campaigns()[0].submit_s == Approx(1000 + write));
-  CHECK(r.state->campaigns()[1].submit_s == Approx(2000 + 2 * write));
-  CHECK(r.state->job_count() == 3);
-  const Json summary = evaluation_summary(s, *r.state);
+  CHECK(r.run->campaigns()[0].submit_s == Approx(1000 + write));
+  CHECK(r.run->campaigns()[1].submit_s == Approx(2000 + 2 * write));
+  CHECK(r.run->jobs().count() == 3);
+  const Json summary = evaluation_summary(s, *r.run);
   const auto& feedback = summary.at("feedback_latency_s");
   CHECK(feedback.at("count").get<int>() == 2);
   CHECK(feedback.at("mean").get<double>() == Approx(LOAD + 70));
   CHECK(r.makespan_s == Approx(2500 + 2 * write));
-  CHECK(r.state->ledger().total_gpu_seconds() == Approx(16 * r.makespan_s));
+  CHECK(r.run->ledger().total_gpu_seconds() == Approx(16 * r.makespan_s));
 }

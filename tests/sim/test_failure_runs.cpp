@@ -53,13 +53,13 @@ Scenario with_checkpoints(Scenario s, CheckpointMode mode)
 
 void check_ledger_total(const RunResult& r)
 {
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.total_gpu_seconds() == Approx(r.topology->total_gpus() * r.makespan_s));
 }
 
 const JobFaultStats& stats_of(const RunResult& r, JobId id)
 {
-  const JobFaultStats* s = r.state->fault_stats(id);
+  const JobFaultStats* s = r.run->statistics().fault_stats(id);
   REQUIRE(s != nullptr);
   return *s;
 }
@@ -74,7 +74,7 @@ TEST_CASE("a checkpointing job without failures loses nothing and pays only its 
 
   // Two checkpoints (at 1000 and 2000 s of training), each 70 GB per node through its own NIC.
   const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(r.makespan_s == Approx(2500 + 2 * write));
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(16 * 2500));
   CHECK(ledger.gpu_seconds(GpuState::Checkpoint) == Approx(16 * 2 * write));
@@ -100,8 +100,8 @@ TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second w
   const RunResult r = run_simulation(s, w);
 
   const double restart_at = 3000 + 60 + 600;
-  CHECK(r.state->records()[0].end_s == Approx(restart_at + 60 + 10000));
-  const Ledger& ledger = r.state->ledger();
+  CHECK(r.run->jobs().record(0).end_s == Approx(restart_at + 60 + 10000));
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::LostWork) == Approx(16 * 3000));
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(16 * 10000));
   CHECK(ledger.gpu_seconds(GpuState::Detection) == Approx(8 * 60));
@@ -130,8 +130,8 @@ TEST_CASE("auto recovery with synchronous checkpoints: lost work is what was tra
   const RunResult r = run_simulation(s, w);
 
   const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
-  const Ledger& ledger = r.state->ledger();
-  CHECK(r.state->records()[0].end_s == Approx(2680 + 160 + write + 8000 + 7 * write));
+  const Ledger& ledger = r.run->ledger();
+  CHECK(r.run->jobs().record(0).end_s == Approx(2680 + 160 + write + 8000 + 7 * write));
   CHECK(ledger.gpu_seconds(GpuState::LostWork) == Approx(16 * (500 - 2 * write)));
   CHECK(ledger.gpu_seconds(GpuState::Checkpoint) == Approx(16 * 9 * write));
   CHECK(ledger.gpu_seconds(GpuState::Detection) == Approx(8 * 180));
@@ -188,7 +188,7 @@ TEST_CASE("asynchronous checkpoints block only for the snapshot and commit when 
   const JobFaultStats& f = stats_of(r, 0);
   CHECK(f.lost_s == Approx(500 - 2 * snapshot));
   CHECK(f.checkpoints == 9);
-  CHECK(r.state->ledger().gpu_seconds(GpuState::Checkpoint) == Approx(16 * 9 * snapshot));
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Checkpoint) == Approx(16 * 9 * snapshot));
   check_ledger_total(r);
 }
 
@@ -201,13 +201,14 @@ TEST_CASE("auto+spares swaps a hot spare into the interrupted job, which restart
                              {failure(2500, Component::Node, 1, FailureCategory::NodeFailure, 1000)});
   const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain)});
   const RunResult r = run_simulation(s, w);
-  const JobRecord& j0 = r.state->records()[0];
-  REQUIRE(j0.allocation.parts.size() == 2);
-  CHECK(j0.allocation.parts[0].node == 0);
-  CHECK(j0.allocation.parts[1].node == 2);
+  const JobRecord& j0 = r.run->jobs().record(0);
+  const Allocation& j0_nodes = r.run->allocation(0);
+  REQUIRE(j0_nodes.parts.size() == 2);
+  CHECK(j0_nodes.parts[0].node == 0);
+  CHECK(j0_nodes.parts[1].node == 2);
   CHECK(j0.end_s == Approx(2680 + 60 + 10000));
-  CHECK(r.state->counters().spare_swaps == 1);
-  const Ledger& ledger = r.state->ledger();
+  CHECK(r.run->statistics().failure_counts().spare_swaps == 1);
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Spare) == Approx(8 * 2680 + 8 * (j0.end_s - 3500)));
   CHECK(ledger.gpu_seconds(GpuState::Down) == Approx(8 * 1000));
   check_ledger_total(r);
@@ -232,8 +233,8 @@ TEST_CASE("auto recovery escalates a recurring failure on one node to a part rep
   // Diagnosis cordons tiny-n1 each time; the second failure within the window is escalated to
   // a 48 h replacement, so it stays down until the run ends at 1000.
   const RunResult r = cuda_errors_on_idle_node("auto");
-  CHECK(r.state->counters().escalations == 1);
-  CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == Approx(8 * (10 + 800)));
+  CHECK(r.run->statistics().failure_counts().escalations == 1);
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Down) == Approx(8 * (10 + 800)));
   check_ledger_total(r);
 }
 
@@ -241,8 +242,8 @@ TEST_CASE("manual recovery leaves a node that still answers in the pool")
 {
   // The same CUDA errors under manual recovery: nobody diagnoses tiny-n1, it never goes down.
   const RunResult r = cuda_errors_on_idle_node("manual");
-  CHECK(r.state->counters().failures_applied == 2);
-  CHECK(r.state->ledger().gpu_seconds(GpuState::Down) == 0);
+  CHECK(r.run->statistics().applied_failures().size() == 2);
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Down) == 0);
   check_ledger_total(r);
 }
 
@@ -259,7 +260,7 @@ TEST_CASE("a storage failure interrupts a job writing its checkpoint")
   const JobFaultStats& f = stats_of(r, 0);
   CHECK(f.interruptions == 1);
   CHECK(f.lost_s == Approx(1000));
-  CHECK(r.state->counters().failures_applied == 1);
+  CHECK(r.run->statistics().applied_failures().size() == 1);
   check_ledger_total(r);
 }
 
@@ -280,6 +281,6 @@ TEST_CASE("young's interval comes from the checkpoint write time and the job's f
   REQUIRE(interval < 20000 / 2.0);
   CHECK(stats_of(r, 0).checkpoints == 2);
   CHECK(r.makespan_s == Approx(20000 + 2 * write));
-  CHECK(r.state->counters().failures_applied == 0);
+  CHECK(r.run->statistics().applied_failures().size() == 0);
   check_ledger_total(r);
 }

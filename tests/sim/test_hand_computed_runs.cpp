@@ -32,16 +32,16 @@ struct Expected {
 
 void check_run(const RunResult& r, const std::vector<Expected>& expected)
 {
-  const auto& records = r.state->records();
-  REQUIRE(records.size() == expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
+  const JobTable& jobs = r.run->jobs();
+  REQUIRE(jobs.count() == expected.size());
+  for (JobId i = 0; i < expected.size(); ++i) {
     INFO("job j" << i);
-    CHECK(records[i].outcome == JobOutcome::Ended);
-    CHECK(records[i].start_s == expected[i].start);
-    CHECK(records[i].end_s == expected[i].end);
+    CHECK(jobs.record(i).outcome == JobOutcome::Ended);
+    CHECK(jobs.record(i).start_s == expected[i].start);
+    CHECK(jobs.record(i).end_s == expected[i].end);
   }
   CHECK(r.makespan_s == 400);
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(4260));
   CHECK(ledger.gpu_seconds(GpuState::Stranded) == 0);
   CHECK(ledger.total_gpu_seconds() == Approx(16 * 400));
@@ -54,10 +54,9 @@ TEST_CASE("fifo on two nodes: exact start and end times worked out by hand")
   const Workload w = five_jobs();
   const RunResult r = run_simulation(hand_built_scenario(tiny_cluster(2, 2), "fifo"), w);
   check_run(r, {{0, 100}, {100, 200}, {200, 250}, {200, 400}, {200, 230}});
-  const auto& records = r.state->records();
-  CHECK(records[2].allocation.parts[0].node == 0);
-  CHECK(records[3].allocation.parts[0].node == 1);
-  CHECK(records[4].allocation.parts[0].node == 0);
+  CHECK(r.run->allocation(2).parts[0].node == 0);
+  CHECK(r.run->allocation(3).parts[0].node == 1);
+  CHECK(r.run->allocation(4).parts[0].node == 0);
 }
 
 TEST_CASE("easy-backfill on two nodes: exact times, and backfilling beats fifo on waiting")
@@ -67,7 +66,7 @@ TEST_CASE("easy-backfill on two nodes: exact times, and backfilling beats fifo o
   check_run(r, {{0, 100}, {100, 200}, {20, 70}, {200, 400}, {40, 70}});
   double total_wait = 0;
   for (const Job& j : w.jobs)
-    total_wait += r.state->records()[j.id].start_s - j.submit_s;
+    total_wait += r.run->jobs().record(j.id).start_s - j.submit_s;
   // fifo waits: 0 + 90 + 180 + 170 + 160 = 600; easy-backfill: 0 + 90 + 0 + 170 + 0 = 260.
   CHECK(total_wait == 260);
 }
@@ -78,8 +77,8 @@ TEST_CASE("at one instant, resources freed by a finishing job are seen before ne
   // starts at once, j2 after it.
   const Workload w = hand_built_workload({make_job(0, 0, 16, 100), make_job(1, 100, 16, 10), make_job(2, 100, 16, 10)});
   const RunResult r = run_simulation(hand_built_scenario(tiny_cluster(2, 2), "fifo"), w);
-  CHECK(r.state->records()[1].start_s == 100);
-  CHECK(r.state->records()[2].start_s == 110);
+  CHECK(r.run->jobs().record(1).start_s == 100);
+  CHECK(r.run->jobs().record(2).start_s == 110);
   CHECK(r.makespan_s == 120);
 }
 
@@ -87,8 +86,8 @@ TEST_CASE("a 12-GPU job takes two whole nodes and the ledger shows the 4 strande
 {
   const Workload w = hand_built_workload({make_job(0, 0, 12, 100)});
   const RunResult r = run_simulation(hand_built_scenario(tiny_cluster(2, 2), "fifo"), w);
-  CHECK(r.state->records()[0].allocation.node_count() == 2);
-  const Ledger& ledger = r.state->ledger();
+  CHECK(r.run->allocation(0).node_count() == 2);
+  const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(1200));
   CHECK(ledger.gpu_seconds(GpuState::Stranded) == Approx(400));
   CHECK(ledger.gpu_seconds(GpuState::Idle) == 0);
@@ -99,26 +98,26 @@ TEST_CASE("CPU-only jobs run without GPUs and oversized jobs are rejected, both 
 {
   const Workload w = hand_built_workload({make_job(0, 0, 0, 50), make_job(1, 5, 32, 10), make_job(2, 10, 8, 10)});
   const RunResult r = run_simulation(hand_built_scenario(tiny_cluster(2, 2), "easy-backfill"), w);
-  const auto& rec = r.state->records();
-  CHECK(rec[0].outcome == JobOutcome::Ended);
-  CHECK(rec[0].start_s == 0);
-  CHECK(rec[0].end_s == 50);
-  CHECK(rec[0].allocation.empty());
-  CHECK(rec[1].outcome == JobOutcome::Rejected);
-  CHECK(rec[2].start_s == 10);
-  CHECK(r.state->counters().cpu_only_jobs == 1);
-  CHECK(r.state->counters().rejected_jobs == 1);
+  const JobTable& jobs = r.run->jobs();
+  CHECK(jobs.record(0).outcome == JobOutcome::Ended);
+  CHECK(jobs.record(0).start_s == 0);
+  CHECK(jobs.record(0).end_s == 50);
+  CHECK(r.run->allocation(0).empty());
+  CHECK(jobs.record(1).outcome == JobOutcome::Rejected);
+  CHECK(jobs.record(2).start_s == 10);
+  CHECK(r.run->cpu_only_jobs() == 1);
+  CHECK(r.run->jobs().rejected_count() == 1);
   CHECK(r.makespan_s == 50);
-  CHECK(r.state->ledger().gpu_seconds(GpuState::Busy) == Approx(80));
-  CHECK(r.state->ledger().total_gpu_seconds() == Approx(16 * 50));
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Busy) == Approx(80));
+  CHECK(r.run->ledger().total_gpu_seconds() == Approx(16 * 50));
 }
 
 TEST_CASE("zero-length jobs start and end at their submission instant")
 {
   const Workload w = hand_built_workload({make_job(0, 0, 8, 0), make_job(1, 0, 16, 5)});
   const RunResult r = run_simulation(hand_built_scenario(tiny_cluster(2, 2), "fifo"), w);
-  CHECK(r.state->records()[0].end_s == 0);
+  CHECK(r.run->jobs().record(0).end_s == 0);
   // j1 needs both nodes: it can only start once j0 (zero length) has ended, at the same instant.
-  CHECK(r.state->records()[1].start_s == 0);
+  CHECK(r.run->jobs().record(1).start_s == 0);
   CHECK(r.makespan_s == 5);
 }

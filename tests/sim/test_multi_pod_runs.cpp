@@ -25,17 +25,18 @@ void check_allocations(const RunResult& r, const Workload& w)
   const Topology& topo = *r.topology;
   for (const Job& j : w.jobs) {
     INFO("job " << j.name);
-    const JobRecord& rec = r.state->records()[j.id];
+    const JobRecord& rec = r.run->jobs().record(j.id);
+    const Allocation& allocation = r.run->allocation(j.id);
     REQUIRE(rec.outcome == JobOutcome::Ended);
-    const int pod = topo.pod_of(rec.allocation.parts.front().node);
+    const int pod = topo.pod_of(allocation.parts.front().node);
     const JobShape shape = job_shape(j.gpus, topo.spec().pods[pod].gpus_per_node);
-    CHECK(rec.allocation.node_count() == shape.nodes);
-    for (const auto& part : rec.allocation.parts) {
+    CHECK(allocation.node_count() == shape.nodes);
+    for (const auto& part : allocation.parts) {
       CHECK(topo.pod_of(part.node) == pod);
       CHECK(part.gpus == shape.gpus_per_node);
     }
   }
-  CHECK(r.state->ledger().total_gpu_seconds() == Approx(topo.total_gpus() * r.makespan_s));
+  CHECK(r.run->ledger().total_gpu_seconds() == Approx(topo.total_gpus() * r.makespan_s));
 }
 
 RunResult run_with(const std::string& placement, const Workload& w)
@@ -51,10 +52,10 @@ TEST_CASE("pack on two pods of different node sizes prefers one node, then fewes
   const RunResult r = run_with("pack", w);
   check_allocations(r, w);
   // 12 GPUs fit on one 16-GPU node of the big pod (node 2) rather than two 8-GPU nodes.
-  CHECK(r.state->records()[0].allocation.parts.front().node == 2);
-  CHECK(r.state->records()[0].allocation.node_count() == 1);
+  CHECK(r.run->allocation(0).parts.front().node == 2);
+  CHECK(r.run->allocation(0).node_count() == 1);
   // 24 GPUs: two whole big nodes (the small pod has only 16 GPUs).
-  CHECK(r.topology->pod_of(r.state->records()[1].allocation.parts.front().node) == 1);
+  CHECK(r.topology->pod_of(r.run->allocation(1).parts.front().node) == 1);
 }
 
 TEST_CASE("spread on two pods of different node sizes gives every job a valid allocation")
@@ -85,13 +86,13 @@ TEST_CASE("ledger busy and stranded GPU-time equal the sums over the jobs that r
   const RunResult r = run_simulation(s, w);
   double busy = 0, stranded = 0;
   for (const Job& j : w.jobs) {
-    const JobRecord& rec = r.state->records()[j.id];
+    const JobRecord& rec = r.run->jobs().record(j.id);
     REQUIRE(rec.outcome == JobOutcome::Ended);
     const double ran = rec.end_s - rec.start_s;
     busy += j.gpus * ran;
-    stranded += (rec.allocation.gpus_held() - j.gpus) * ran;
+    stranded += (r.run->allocation(j.id).gpus_held() - j.gpus) * ran;
   }
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   CHECK(busy > 0);
   CHECK(stranded > 0);
   CHECK(ledger.gpu_seconds(GpuState::Busy) == Approx(busy).epsilon(1e-9));

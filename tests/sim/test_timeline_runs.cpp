@@ -102,7 +102,7 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   const Workload w = hand_built_workload({make_job(0, 0, 12, 150), make_job(1, 10, 4, 100)});
   const RunResult r = run_simulation(s, w);
   REQUIRE(r.makespan_s == 250);
-  CHECK(r.state->timeline() == nullptr);
+  CHECK(r.run->timeline() == nullptr);
 
   const fs::path dir = results_dir("utilisation");
   write_results(dir, s, w, r);
@@ -118,7 +118,7 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
 
   // Each column times its bin width sums to the ledger's total for that state.
   const auto rows = csv_numbers(read_file(dir / "utilisation.csv"));
-  const Ledger& ledger = r.state->ledger();
+  const Ledger& ledger = r.run->ledger();
   for (std::size_t i = 0; i < GPU_STATE_COUNT; ++i) {
     double gpu_seconds = 0;
     for (const auto& row : rows)
@@ -134,7 +134,7 @@ TEST_CASE("timeline.json is neither recorded nor written when output.timeline is
   const Scenario s = hand_built_scenario(tiny_cluster(1, 1), "fifo");
   const Workload w = hand_built_workload({make_job(0, 0, 8, 10)});
   const RunResult r = run_simulation(s, w);
-  CHECK(r.state->timeline() == nullptr);
+  CHECK(r.run->timeline() == nullptr);
   const fs::path dir = results_dir("no-timeline");
   fs::create_directories(dir);
   std::ofstream(dir / "timeline.json") << "{}"; // from an earlier run with the timeline on
@@ -160,8 +160,8 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
       hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain), make_job(1, 1, 4, 100, JobType::Eval)});
   const RunResult r = run_simulation(s, w);
   const double end = 3660 + 60 + 10000;
-  REQUIRE(r.state->records()[0].end_s == end);
-  REQUIRE(r.state->timeline() != nullptr);
+  REQUIRE(r.run->jobs().record(0).end_s == end);
+  REQUIRE(r.run->timeline() != nullptr);
 
   const fs::path dir = results_dir("timeline");
   write_results(dir, s, w, r);
@@ -273,7 +273,7 @@ TEST_CASE("timeline under automatic recovery with a hot spare: the job restarts 
   const RunResult r = run_simulation(s, w);
   const double restart = 1000 + 60 + 120;
   const double end = restart + 60 + 2000;
-  REQUIRE(r.state->records()[0].end_s == end);
+  REQUIRE(r.run->jobs().record(0).end_s == end);
 
   const fs::path dir = results_dir("timeline-spares");
   write_results(dir, s, w, r);

@@ -1,4 +1,4 @@
-#include "sim/ledger/Ledger.hpp"
+#include "sim/run/Ledger.hpp"
 
 #include <set>
 #include <stdexcept>

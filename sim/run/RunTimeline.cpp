@@ -1,4 +1,4 @@
-#include "sim/engine/RunTimeline.hpp"
+#include "sim/run/RunTimeline.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -26,7 +26,7 @@ RunTimeline::Holder& RunTimeline::holder(JobId id)
   return it->second;
 }
 
-void RunTimeline::take(double now, JobId id, const std::vector<Allocation::Part>& parts)
+void RunTimeline::take(double now, JobId id, std::span<const Allocation::Part> parts)
 {
   Holder& h = holders_[id];
   for (const auto& part : parts) {
@@ -106,6 +106,22 @@ void RunTimeline::attempt_interrupted(double now, JobId id)
   h.open = true;
   h.kind = HoldKind::Recovering;
   h.start_s = now;
+}
+
+void RunTimeline::on(const GpusReturned& c)
+{
+  if (c.node)
+    give_back(c.now, c.holder, *c.node);
+  else
+    give_back_all(c.holder);
+}
+
+void RunTimeline::on(const AttemptEnded& c)
+{
+  if (c.how == HoldEnd::Interrupted)
+    attempt_interrupted(c.now, c.holder);
+  else
+    stretch_ended(c.now, c.holder, c.how);
 }
 
 void RunTimeline::node_health(double now, NodeId node, NodeHealth health, const FailureEvent* cause)

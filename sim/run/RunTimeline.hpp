@@ -1,17 +1,15 @@
 #pragma once
 // The record behind timeline.json (docs/outputs.md): which job held which GPUs of which node
-// and when, and when nodes were out of service or held back as spares. Engine-free, like
-// RunState, which calls it where jobs take and give back GPUs, attempts start and end, and nodes
-// leave and return to service. RunState owns one only when the scenario asks for the timeline:
-// a run without it pays one null check per hook.
+// and when, and when nodes were out of service or held back as spares. Engine-free; it observes
+// the state changes of the run (GPUs taken and given back, attempts started and ended, nodes
+// leaving and returning to service). The run subscribes one only when the scenario asks for the
+// timeline.
 //
 // An allocation gives GPU counts per node, not GPU indices: the timeline gives each job the
 // lowest free GPU lanes of every node it takes and keeps them until the job gives that node
 // back, so pieces never overlap on one lane.
 #include "models/cluster/Topology.hpp"
-#include "models/failure/FailureEvent.hpp"
-#include "models/workload/Job.hpp"
-#include "sim/scheduler/JobShape.hpp"
+#include "sim/run/RunEvents.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -25,21 +23,6 @@ namespace acmesim {
 // included, to its end or interruption), or held them failed until recovery let them go.
 enum class HoldKind : std::uint8_t { Attempt, Recovering };
 
-enum class HoldEnd : std::uint8_t {
-  Finished,         // ran to its end (a job given up ends GivenUp instead)
-  Interrupted,      // a failure hit the attempt; the GPUs it keeps go on as Recovering
-  Requeued,         // recovery gave the GPUs back and queued the job again
-  RestartedInPlace, // recovery restarted the job on the GPUs it held (and spares)
-  GivenUp,          // interrupted too often: the job ended
-  NodeLost,         // the node left service under the job
-};
-// As timeline.json shows them.
-constexpr auto enum_names(HoldEnd)
-{
-  return names_in_order<HoldEnd>("finished", "interrupted", "requeued", "restarted in place", "given up",
-                                 "node lost");
-}
-
 // One stretch of one job on some GPU lanes of one node.
 struct GpuPiece {
   double start_s = 0;
@@ -52,8 +35,6 @@ struct GpuPiece {
   std::uint32_t attempt = 1; // 1 for the job's first start
 };
 
-enum class NodeHealth : std::uint8_t { InService, Down, Spare };
-
 // A node out of service (Down: failed, under repair or cordoned) or held back as a hot spare.
 struct NodeInterval {
   double start_s = 0;
@@ -64,12 +45,25 @@ struct NodeInterval {
   bool until_run_end = false;  // still open when the run ended: end_s is the makespan
 };
 
-class RunTimeline {
+class RunTimeline final : public RunObserver {
 public:
   explicit RunTimeline(const Topology& topology);
 
+  using RunObserver::on;
+  void on(const GpusTaken& c) override { take(c.now, c.holder, c.parts); }
+  void on(const GpusReturned& c) override;
+  void on(const AttemptStarted& c) override { attempt_started(c.now, c.holder, c.shown); }
+  void on(const AttemptEnded& c) override;
+  void on(const NodeHealthChanged& c) override { node_health(c.now, c.node, c.to, c.cause); }
+
+  // In the order they ended.
+  const std::vector<GpuPiece>& pieces() const { return pieces_; }
+  // In the order they ended, then those still open, closed at `run_end_s`, by node.
+  std::vector<NodeInterval> node_intervals(double run_end_s) const;
+
+private:
   // `holder` (a job, or the leader of a group of evaluation trials) takes GPUs on each node of `parts`.
-  void take(double now, JobId holder, const std::vector<Allocation::Part>& parts);
+  void take(double now, JobId holder, std::span<const Allocation::Part> parts);
   // It gives back what it holds on `node` (the node left service), or everything.
   void give_back(double now, JobId holder, NodeId node);
   void give_back_all(JobId holder);
@@ -80,14 +74,8 @@ public:
   // The current attempt or recovery ends.
   void stretch_ended(double now, JobId holder, HoldEnd how);
   // `cause`: the failure taking the node out (health Down).
-  void node_health(double now, NodeId node, NodeHealth health, const FailureEvent* cause = nullptr);
+  void node_health(double now, NodeId node, NodeHealth health, const FailureEvent* cause);
 
-  // In the order they ended.
-  const std::vector<GpuPiece>& pieces() const { return pieces_; }
-  // In the order they ended, then those still open, closed at `run_end_s`, by node.
-  std::vector<NodeInterval> node_intervals(double run_end_s) const;
-
-private:
   struct HeldNode {
     NodeId node;
     std::uint64_t lanes;

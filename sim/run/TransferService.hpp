@@ -1,7 +1,7 @@
 #pragma once
-// What the run bookkeeping (RunState) asks of the engine besides keeping time: storage flows
+// What the run (Run) asks of the engine besides keeping time: storage flows
 // for checkpoint writes and loads, and failed components turned off and on. The SimGrid
-// implementation is PlatformTransfers; RunState stays engine-free and is unit-tested without it.
+// implementation is PlatformTransfers; the run stays engine-free and is unit-tested without it.
 #include "models/failure/FailureSpec.hpp"
 #include "sim/scheduler/JobShape.hpp"
 
@@ -17,7 +17,7 @@ class TransferService {
 public:
   virtual ~TransferService() = default;
   // Moves `bytes_per_node` between each node of `allocation` and the storage service, all
-  // flows at once. The engine reports the end of the last flow with RunState::transfer_done.
+  // flows at once. The engine reports the end of the last flow with Run::transfer_done.
   virtual void start(TransferId id, const Allocation& allocation, double bytes_per_node,
                      TransferDirection direction) = 0;
   virtual void cancel(TransferId id) = 0;

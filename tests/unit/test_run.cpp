@@ -1,6 +1,6 @@
 // The run loop's bookkeeping without the engine: what the scheduler is told, and in which
 // order, when several things happen at one instant.
-#include "sim/engine/RunState.hpp"
+#include "sim/run/Run.hpp"
 #include "sim/policies/FifoScheduler.hpp"
 #include "sim/policies/Placements.hpp"
 #include "tests/support/TinyCluster.hpp"
@@ -28,7 +28,7 @@ private:
   FifoScheduler fifo_;
 };
 
-void run_to_end(RunState& state)
+void run_to_end(Run& state)
 {
   while (!state.finished())
     state.process_instant(state.next_event_time());
@@ -44,7 +44,7 @@ TEST_CASE("at one instant the scheduler is called once: finishes first, then sub
   w.jobs = {make_job(0, 0, 8, 100), make_job(1, 0, 8, 100), make_job(3, 100, 8, 10), make_job(2, 100, 8, 10)};
   normalise_workload(w); // ids follow submission order: the two jobs at 100 keep their listed order
   RecordingScheduler scheduler(topo);
-  RunState state(topo, w, scheduler);
+  Run state(topo, w, scheduler);
   run_to_end(state);
 
   REQUIRE(scheduler.calls.size() == 3); // t = 0, 100, 110
@@ -60,11 +60,11 @@ TEST_CASE("at one instant the scheduler is called once: finishes first, then sub
   CHECK(events[3].kind == EventKind::JobSubmitted);
   CHECK(events[3].job == 3);
   // Both new jobs start at once on the GPUs freed in the same instant.
-  CHECK(state.records()[2].start_s == 100);
-  CHECK(state.records()[3].start_s == 100);
+  CHECK(state.jobs().record(2).start_s == 100);
+  CHECK(state.jobs().record(3).start_s == 100);
 }
 
-TEST_CASE("the run state refuses an allocation that does not match the job")
+TEST_CASE("the run refuses an allocation that does not match the job")
 {
   const Topology topo(tiny_cluster(2, 2));
   struct Broken final : Scheduler {
@@ -82,7 +82,7 @@ TEST_CASE("the run state refuses an allocation that does not match the job")
   } broken;
   Workload w;
   w.jobs = {make_job(0, 0, 8, 10)};
-  RunState state(topo, w, broken);
+  Run state(topo, w, broken);
   CHECK_THROWS_WITH(state.process_instant(0), Catch::Contains("allocation of 2 nodes instead of 1"));
 }
 
@@ -92,13 +92,13 @@ TEST_CASE("the view reports running GPU jobs from their records")
   Workload w;
   w.jobs = {make_job(0, 0, 12, 100), make_job(1, 0, 0, 50)};
   RecordingScheduler scheduler(topo);
-  RunState state(topo, w, scheduler);
+  Run state(topo, w, scheduler);
   state.process_instant(0);
-  const RunningJob r = state.running(0);
+  const RunningJob r = state.view().running(0);
   CHECK(r.start_s == 0);
   CHECK(r.allocation.node_count() == 2);
-  CHECK_THROWS_AS(state.running(1), std::logic_error); // CPU-only: not the GPU scheduler's
+  CHECK_THROWS_AS(state.view().running(1), std::logic_error); // CPU-only: not the GPU scheduler's
   state.process_instant(state.next_event_time());       // t = 50
   state.process_instant(state.next_event_time());       // t = 100: j0 ends
-  CHECK_THROWS_AS(state.running(0), std::logic_error);
+  CHECK_THROWS_AS(state.view().running(0), std::logic_error);
 }

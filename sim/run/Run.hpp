@@ -1,0 +1,108 @@
+#pragma once
+// One run of a scenario, independent of the engine that keeps time: the components that own its
+// state (job table, queue, GPU holders, training jobs, recovery, node service, outages, trial
+// groups, transfers), the records kept from the changes they publish, and the run loop. The
+// engine adapter (Simulation) asks for the next event time, advances its clock there and calls
+// process_instant(); it also reports the end of storage flows (transfer_done). Everything that
+// happens at one instant is handled in the documented order (process_instant, EventKind).
+#include "models/checkpoint/CheckpointSpec.hpp"
+#include "models/failure/FailureEvent.hpp"
+#include "models/failure/FailureRates.hpp"
+#include "sim/run/CpuWork.hpp"
+#include "sim/run/JobQueue.hpp"
+#include "sim/run/JobRecovery.hpp"
+#include "sim/run/NodeService.hpp"
+#include "sim/run/Outages.hpp"
+#include "sim/run/RunRecords.hpp"
+#include "sim/run/RunView.hpp"
+#include "sim/run/TrainingJobs.hpp"
+#include "sim/run/TransferTable.hpp"
+#include "sim/run/TrialGroups.hpp"
+#include "sim/policies/RecoveryPolicy.hpp"
+
+#include <limits>
+
+namespace acmesim {
+
+// What a run has besides jobs and a scheduler: failures, recovery, checkpoints, evaluation
+// model loads, and the engine services they need; all optional (none: jobs just run).
+struct RunSetup {
+  FailureSource* failures = nullptr;          // nullptr: no failures
+  const FailureSpec* failure_spec = nullptr;  // detection delays (required with failures)
+  const RecoveryPolicy* recovery = nullptr;   // required with failures or spares
+  const CheckpointSpec* checkpoint = nullptr; // nullptr or disabled: no job checkpoints
+  TransferService* transfers = nullptr;       // required with checkpoints, failures or evaluation
+  const EvalSpec* evaluation = nullptr;       // model loads of evaluation trials (pcie_GBps)
+  JobFailureRate job_failure_rate;            // for Young's and Daly's intervals
+  // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
+  double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
+  bool timeline = false;        // record who held which GPU when (timeline.json)
+};
+
+// How the run loop went: for summary.json's "engine" section.
+struct EngineCounters {
+  std::uint64_t scheduler_calls = 0;
+  std::uint64_t instants = 0;
+  std::size_t max_queue_length = 0;
+};
+
+class Run {
+public:
+  Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup = {});
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  // +infinity once nothing is left to happen.
+  double next_event_time() const;
+  // Handles, in this order: job timers due now (ends, phase changes, recovery steps; by job id),
+  // CPU work ending now, repairs due now, failures due now, submissions (campaigns triggered by
+  // checkpoints first); then one scheduler call if anything the scheduler must know happened.
+  void process_instant(double now);
+  // The engine reports that every flow of a transfer has ended.
+  void transfer_done(double now, TransferId id);
+  bool finished() const { return next_event_time() == std::numeric_limits<double>::infinity(); }
+  // Every job ended or was rejected. A run that finished without it left a job stuck (waiting
+  // for a storage flow that never ended, say): an internal error, not a result.
+  bool all_jobs_done() const { return !jobs_.work_remains(); }
+
+  // --- what the reports read -----------------------------------------------------------------
+  double now() const { return clock_.now(); }
+  const Topology& topology() const { return holders_.cluster().topology(); }
+  // Every job: the workload's, then the trials of campaigns triggered by checkpoints.
+  const JobTable& jobs() const { return jobs_; }
+  // The GPUs a job holds, or held last (evaluation trials: those of their group).
+  const Allocation& allocation(JobId id) const { return holders_.allocation(id); }
+  const Ledger& ledger() const { return records_.ledger(); }
+  const RunStatistics& statistics() const { return records_.statistics(); }
+  // nullptr unless the setup asked for a timeline.
+  const RunTimeline* timeline() const { return records_.timeline(); }
+  const std::vector<CampaignRun>& campaigns() const { return trials_.campaigns(); }
+  const EngineCounters& engine() const { return counters_; }
+  // What the scheduler sees now.
+  RunView view() const { return RunView(clock_, jobs_, queue_, holders_); }
+  std::size_t cpu_only_jobs() const { return queue_.cpu_only_jobs(); }
+
+private:
+  RunCore core();
+  void dispatch_timer(JobId id);
+  void call_scheduler();
+  void start(const StartDecision& decision);
+
+  Clock clock_;
+  RunRecords records_;
+  SchedulerInbox inbox_;
+  JobTable jobs_;
+  GpuHolders holders_;
+  CpuWork cpu_work_;
+  JobQueue queue_;
+  TransferTable transfers_;
+  TrainingJobs training_;
+  NodeService nodes_;
+  JobRecovery recovery_;
+  Outages outages_;
+  TrialGroups trials_;
+  Scheduler* scheduler_;
+  EngineCounters counters_;
+};
+
+} // namespace acmesim

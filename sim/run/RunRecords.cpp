@@ -1,0 +1,16 @@
+#include "sim/run/RunRecords.hpp"
+
+namespace acmesim {
+
+RunRecords::RunRecords(const Topology& topology, double utilisation_bin_s, bool timeline)
+    : ledger_(topology.total_gpus(), utilisation_bin_s)
+{
+  events_.subscribe(ledger_);
+  events_.subscribe(statistics_);
+  if (timeline) {
+    timeline_ = std::make_unique<RunTimeline>(topology);
+    events_.subscribe(*timeline_);
+  }
+}
+
+} // namespace acmesim

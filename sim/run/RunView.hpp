@@ -1,0 +1,43 @@
+#pragma once
+// The read-only view a scheduler decides on (SchedulerApi.hpp), assembled from the components
+// that own what it shows: the clock, the job table, the queue and the GPU holders.
+#include "sim/run/Clock.hpp"
+#include "sim/run/GpuHolders.hpp"
+#include "sim/run/JobQueue.hpp"
+#include "sim/run/JobTable.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace acmesim {
+
+class RunView final : public ClusterView {
+public:
+  RunView(const Clock& clock, const JobTable& jobs, const JobQueue& queue, const GpuHolders& holders)
+      : clock_(clock), jobs_(jobs), queue_(queue), holders_(holders)
+  {
+  }
+
+  double now() const override { return clock_.now(); }
+  const Topology& topology() const override { return holders_.cluster().topology(); }
+  const ClusterState& cluster() const override { return holders_.cluster(); }
+  const Job& job(JobId id) const override { return jobs_.job(id); }
+  const std::set<JobId>& queue() const override { return queue_.ids(); }
+  // A job holds GPUs from its start until it ends or is queued again (running, recovering in
+  // place, or leading a group of evaluation trials whose first trial has ended).
+  RunningJob running(JobId id) const override
+  {
+    if (!holders_.holds(id))
+      throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
+    return RunningJob{id, jobs_.record(id).start_s, holders_.allocation(id)};
+  }
+  const EvalChunk& eval_chunk(JobId id) const override { return jobs_.chunk(id); }
+
+private:
+  const Clock& clock_;
+  const JobTable& jobs_;
+  const JobQueue& queue_;
+  const GpuHolders& holders_;
+};
+
+} // namespace acmesim
