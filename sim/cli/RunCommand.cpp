@@ -32,121 +32,97 @@ std::function<void(double, std::size_t, std::size_t)> progress_printer()
   };
 }
 
-std::string describe(const Json& s)
+std::string describe(const TimeStats& s)
 {
-  if (s["count"].get<std::size_t>() == 0)
+  if (s.count == 0)
     return "no GPU job ran";
-  return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}", s["mean"].get<double>(),
-                     s["p50"].get<double>(), s["p95"].get<double>(), s["p99"].get<double>());
+  return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}", *s.mean, *s.p50, *s.p95, *s.p99);
 }
 
 // Waiting and completion per job type: the view the Acme paper takes (Fig. 6).
-void print_by_type(const Json& summary)
+void print_by_type(const RunSummary& summary)
 {
-  const auto& waits = summary["wait_s"]["by_type"];
-  const auto& jcts = summary["jct_s"]["by_type"];
-  if (waits.empty())
+  if (summary.wait_s.by_type.empty())
     return;
   std::cout << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "GPU jobs", "count", "wait mean", "wait p95",
                            "JCT mean", "JCT p95");
-  for (const auto& [type, wait] : waits.items()) {
-    const auto& jct = jcts[type];
-    std::cout << fmt::format("  {:<10} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f}\n", type,
-                             wait["count"].get<std::size_t>(), wait["mean"].get<double>(), wait["p95"].get<double>(),
-                             jct["mean"].get<double>(), jct["p95"].get<double>());
+  for (const auto& [type, wait] : summary.wait_s.by_type) {
+    const TimeStats& jct = summary.jct_s.by_type.at(type);
+    std::cout << fmt::format("  {:<10} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f}\n", to_string(type), wait.count,
+                             *wait.mean, *wait.p95, *jct.mean, *jct.p95);
   }
 }
 
 // Lost GPU-hours by cause and effective training time, when the run had failures or checkpoints.
-void print_faults(const Json& summary)
+void print_faults(const RunSummary& summary)
 {
-  const auto& lost = summary["lost_gpu_hours"];
-  const auto& failures = summary["failures"];
-  if (lost["total"].get<double>() <= 0 && failures["applied"].get<std::size_t>() == 0)
+  const StateHours& lost = summary.lost_gpu_hours;
+  const FailureSummary& failures = summary.failures;
+  if (lost.total <= 0 && failures.applied == 0)
     return;
   std::cout << fmt::format("failures     {} applied, {} job interruptions, {} escalations, {} spare swaps, {} jobs "
                            "given up\n",
-                           failures["applied"].get<std::size_t>(), failures["job_interruptions"].get<std::size_t>(),
-                           failures["escalations"].get<std::size_t>(), failures["spare_swaps"].get<std::size_t>(),
-                           failures["jobs_given_up"].get<std::size_t>());
-  std::cout << fmt::format("lost GPU-h   {:.0f}: lost work {:.0f}, checkpoint {:.0f}, detection {:.0f}, waiting for "
-                           "a person {:.0f}, restart {:.0f}, nodes down {:.0f}\n",
-                           lost["total"].get<double>(), lost["lost_work"].get<double>(),
-                           lost["checkpoint"].get<double>(), lost["detection"].get<double>(),
-                           lost["waiting_for_person"].get<double>(), lost["restart"].get<double>(),
-                           lost["down"].get<double>());
-  const auto& ettr = summary["training"]["ettr"];
-  if (ettr["count"].get<std::size_t>() > 0)
+                           failures.applied, failures.job_interruptions, failures.escalations, failures.spare_swaps,
+                           failures.jobs_given_up);
+  std::string causes;
+  for (GpuState s : LOST_GPU_STATES)
+    causes += fmt::format("{}{} {:.0f}", causes.empty() ? "" : ", ", state_label(s), lost.by_state.at(s));
+  std::cout << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total, causes);
+  const EttrStats& ettr = summary.training.ettr;
+  if (ettr.count > 0)
     std::cout << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "
                              "interruptions\n",
-                             ettr["count"].get<std::size_t>(), ettr["mean"].get<double>(), ettr["min"].get<double>(),
-                             summary["training"]["interruptions"].get<std::size_t>());
+                             ettr.count, *ettr.mean, *ettr.min, summary.training.interruptions);
 }
 
 // Per evaluation campaign: makespan and where its trials' GPU time went.
-void print_evaluation(const Json& summary)
+void print_evaluation(const RunSummary& summary)
 {
-  const auto& evaluation = summary["evaluation"];
-  if (evaluation.is_null())
+  if (!summary.evaluation)
     return;
-  const auto& feedback = evaluation["feedback_latency_s"];
-  if (feedback["count"].get<std::size_t>() > 0) {
+  const LatencyStats& feedback = summary.evaluation->feedback_latency_s;
+  if (feedback.count > 0) {
     std::cout << fmt::format("evaluation   {} campaigns triggered by checkpoints; feedback latency (checkpoint "
                              "written to all its trials done) mean {:.0f} s, p95 {:.0f} s\n",
-                             feedback["count"].get<std::size_t>(), feedback["mean"].get<double>(),
-                             feedback["p95"].get<double>());
+                             feedback.count, *feedback.mean, *feedback.p95);
   }
-  for (const auto& c : evaluation["campaigns"]) {
-    if (c["makespan_s"].is_null() || c.contains("evaluates"))
+  for (const CampaignSummary& c : summary.evaluation->campaigns) {
+    if (!c.makespan_s || c.evaluates)
       continue;
-    const auto& h = c["trial_gpu_hours"];
-    const double held = h["total_held"].get<double>();
-    const auto pct = [held](double v) { return held > 0 ? 100 * v / held : 0.0; };
+    const TrialGpuHours& h = c.trial_gpu_hours;
+    const auto pct = [&h](double v) { return h.total_held > 0 ? 100 * v / h.total_held : 0.0; };
     std::cout << fmt::format("evaluation   campaign {}: {} trials, makespan {:.0f} s; trial GPU time {:.2f} GPU-h: "
                              "{:.1f}% inference, {:.1f}% loading, {:.1f}% waiting for CPU\n",
-                             c["campaign"].get<std::size_t>(), c["trials"].get<std::size_t>(),
-                             c["makespan_s"].get<double>(), held, pct(h["inference"].get<double>()),
-                             pct(h["model_load"].get<double>()), pct(h["cpu_wait"].get<double>()));
+                             c.campaign, c.trials, *c.makespan_s, h.total_held, pct(h.inference), pct(h.model_load),
+                             pct(h.cpu_wait));
   }
 }
 
-void print_summary(const Json& summary, const std::string& out_dir)
+void print_summary(const RunSummary& summary, const Scenario& scenario, const std::string& out_dir)
 {
-  const auto& jobs = summary["jobs"];
-  const auto& hours = summary["gpu_hours"];
-  const auto& scenario = summary["scenario"];
-  int nodes = 0, gpus = 0;
-  for (const auto& pod : scenario["cluster"]["pods"]) {
-    nodes += pod["nodes"].get<int>();
-    gpus += pod["nodes"].get<int>() * pod["gpus_per_node"].get<int>();
-  }
-  const double makespan = summary["makespan_s"].get<double>();
-  std::cout << fmt::format("scenario     {} (seed {})\n", summary["scenario_name"].get<std::string>(),
-                           summary["seed"].get<std::uint64_t>())
-            << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario["cluster"]["name"].get<std::string>(),
-                           nodes, gpus)
-            << fmt::format("scheduler    {}, placement {}\n", scenario["scheduler"]["name"].get<std::string>(),
-                           scenario["scheduler"]["placement"].get<std::string>())
-            << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n",
-                           jobs["total"].get<std::size_t>(), jobs["gpu"].get<std::size_t>(),
-                           jobs["cpu_only"].get<std::size_t>(), jobs["rejected"].get<std::size_t>())
-            << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", makespan, makespan / 86400)
-            << "wait (GPU)   " << describe(summary["wait_s"]["all"]) << '\n'
-            << "JCT (GPU)    " << describe(summary["jct_s"]["all"]) << '\n'
-            << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n",
-                           100 * summary["utilisation"]["mean_gpu_busy"].get<double>(),
-                           100 * summary["utilisation"]["mean_gpu_allocated"].get<double>())
+  const JobCounts& jobs = summary.jobs;
+  const StateHours& hours = summary.gpu_hours;
+  std::cout << fmt::format("scenario     {} (seed {})\n", summary.scenario_name, summary.seed)
+            << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario.cluster.name,
+                           scenario.cluster.total_nodes(), scenario.cluster.total_gpus())
+            << fmt::format("scheduler    {}, placement {}\n", scenario.scheduler.name, scenario.scheduler.placement)
+            << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n", jobs.total,
+                           jobs.gpu, jobs.cpu_only, jobs.rejected)
+            << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
+            << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
+            << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
+            << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n", 100 * summary.utilisation.mean_gpu_busy,
+                           100 * summary.utilisation.mean_gpu_allocated)
             << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
-                           hours["busy"].get<double>(), hours["stranded"].get<double>(),
-                           hours["idle"].get<double>(), hours["total"].get<double>());
+                           hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
+                           hours.by_state.at(GpuState::Idle), hours.total);
   print_by_type(summary);
   print_faults(summary);
   print_evaluation(summary);
-  // failures.csv is written whenever failures are on (a model, or a recorded list: no "model").
-  const bool failures = summary["scenario"]["failures"].value("model", std::string("recorded")) != "none";
+  // failures.csv is written whenever failures are on (a model, or a recorded list).
+  const bool failures = scenario.failures.source != FailureSpec::Source::None;
   std::cout << fmt::format("results      {}/: jobs.csv, summary.json, utilisation.csv{}{}\n", out_dir,
-                           failures ? ", failures.csv" : "",
-                           summary["scenario"]["output"]["timeline"].get<bool>() ? ", timeline.json" : "");
+                           failures ? ", failures.csv" : "", scenario.output.timeline ? ", timeline.json" : "");
 }
 
 } // namespace
@@ -190,7 +166,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
                          "REJECTED in jobs.csv",
                          result.run->jobs().rejected_count()));
   const auto write_start = std::chrono::steady_clock::now();
-  write_results(out_dir, scenario, workload, result);
+  const RunSummary summary = summarise_run(scenario, workload, result);
+  write_results(out_dir, scenario, result, summary);
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -200,7 +177,7 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
                        result.run->jobs().count(), result.wall_seconds,
                        static_cast<double>(result.run->jobs().count()) / wall,
                        result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
-  print_summary(make_summary(scenario, workload, result), out_dir);
+  print_summary(summary, scenario, out_dir);
   return EXIT_OK;
 }
 

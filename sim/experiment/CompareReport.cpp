@@ -11,7 +11,7 @@ namespace acmesim {
 
 namespace {
 
-using Json = nlohmann::json;
+using SortedJson = nlohmann::json; // keys in name order, as the experiment files are written
 
 std::optional<double> find(const std::vector<RunMetric>& run, const std::string& name)
 {
@@ -21,15 +21,15 @@ std::optional<double> find(const std::vector<RunMetric>& run, const std::string&
   return it->value;
 }
 
-Json optional_number(const std::optional<double>& v)
+SortedJson optional_number(const std::optional<double>& v)
 {
-  return v ? Json(*v) : Json(nullptr);
+  return v ? SortedJson(*v) : SortedJson(nullptr);
 }
 
-Json side_json(const CompareSide& side)
+SortedJson side_json(const CompareSide& side)
 {
-  return Json{{"label", side.label},
-              {"scenario", side.scenario.empty() ? Json(nullptr) : Json(side.scenario)},
+  return SortedJson{{"label", side.label},
+              {"scenario", side.scenario.empty() ? SortedJson(nullptr) : SortedJson(side.scenario)},
               {"set", side.set},
               {"runs", "runs/" + std::string(side.label == "A" ? "a" : "b")}};
 }
@@ -86,13 +86,13 @@ std::vector<MetricComparison> compare_metrics(const std::vector<std::vector<RunM
   return out;
 }
 
-Json compare_json(const CompareSide& a, const CompareSide& b, const std::vector<std::uint64_t>& seeds,
+SortedJson compare_json(const CompareSide& a, const CompareSide& b, const std::vector<std::uint64_t>& seeds,
                   double confidence, const std::vector<MetricComparison>& metrics)
 {
-  Json rows = Json::array();
+  SortedJson rows = SortedJson::array();
   for (const auto& [name, s] : metrics) {
     const std::string v = verdict(s);
-    rows.push_back(Json{{"metric", name},
+    rows.push_back(SortedJson{{"metric", name},
                         {"n", s.n},
                         {"a_mean", s.a_mean},
                         {"b_mean", s.b_mean},
@@ -103,9 +103,9 @@ Json compare_json(const CompareSide& a, const CompareSide& b, const std::vector<
                         {"ratio_ci_low", optional_number(s.ratio_ci ? std::optional(s.ratio_ci->low) : std::nullopt)},
                         {"ratio_ci_high",
                          optional_number(s.ratio_ci ? std::optional(s.ratio_ci->high) : std::nullopt)},
-                        {"verdict", v.empty() ? Json(nullptr) : Json(v)}});
+                        {"verdict", v.empty() ? SortedJson(nullptr) : SortedJson(v)}});
   }
-  return Json{{"program", Json{{"name", "acmesim"}, {"version", VERSION}}},
+  return SortedJson{{"program", SortedJson{{"name", "acmesim"}, {"version", VERSION}}},
               {"confidence", confidence},
               {"seeds", seeds},
               {"a", side_json(a)},

@@ -1,88 +1,62 @@
 #include "sim/experiment/RunMetrics.hpp"
 
-#include <fmt/format.h>
-
-#include <fstream>
 #include <stdexcept>
 
 namespace acmesim {
 
 namespace {
 
-using Json = nlohmann::json;
+std::string dotted(std::string_view a, std::string_view b) { return std::string(a) + "." + std::string(b); }
 
-const Json& at(const Json& j, const std::string& key, const std::string& where)
+// Mean and p95 of one distribution, unless it is empty.
+template <typename Stats>
+void add_distribution(std::vector<RunMetric>& out, const Stats& stats, const std::string& name)
 {
-  if (!j.is_object() || !j.contains(key))
-    throw std::runtime_error(fmt::format("summary.json has no '{}{}'", where, key));
-  return j.at(key);
-}
-
-double number(const Json& j, const std::string& key, const std::string& where)
-{
-  const Json& v = at(j, key, where);
-  if (!v.is_number())
-    throw std::runtime_error(fmt::format("summary.json '{}{}' is not a number", where, key));
-  return v.get<double>();
-}
-
-// Mean and p95 of one distribution ({count, mean, p95, ...}), unless it is empty.
-void add_distribution(std::vector<RunMetric>& out, const Json& dist, const std::string& name)
-{
-  if (number(dist, "count", name + ".") == 0)
+  if (stats.count == 0)
     return;
-  out.push_back({name + ".mean", number(dist, "mean", name + ".")});
-  out.push_back({name + ".p95", number(dist, "p95", name + ".")});
+  out.push_back({dotted(name, json_name<Stats>(&Stats::mean)), *stats.mean});
+  out.push_back({dotted(name, json_name<Stats>(&Stats::p95)), *stats.p95});
 }
-
-constexpr const char* LOST_CAUSES[] = {"lost_work", "checkpoint", "detection", "waiting_for_person", "restart",
-                                       "down"};
 
 } // namespace
 
-std::vector<RunMetric> run_metrics(const Json& summary)
+std::vector<RunMetric> run_metrics(const RunSummary& s)
 {
   std::vector<RunMetric> out;
-  out.push_back({"makespan_s", number(summary, "makespan_s", "")});
-  for (const std::string family : {"wait_s", "jct_s"}) {
-    const Json& f = at(summary, family, "");
-    add_distribution(out, at(f, "all", family + "."), family);
+  out.push_back({std::string(json_name<RunSummary>(&RunSummary::makespan_s)), s.makespan_s});
+  const auto families = {&RunSummary::wait_s, &RunSummary::jct_s};
+  for (const auto family : families)
+    add_distribution(out, (s.*family).all, std::string(json_name<RunSummary>(family)));
+  for (const auto family : families)
+    for (const auto& [type, stats] : (s.*family).by_type)
+      add_distribution(out, stats, dotted(json_name<RunSummary>(family), to_string(type)));
+  const std::string utilisation(json_name<RunSummary>(&RunSummary::utilisation));
+  out.push_back({dotted(utilisation, "gpu_busy"), s.utilisation.mean_gpu_busy});
+  out.push_back({dotted(utilisation, "gpu_allocated"), s.utilisation.mean_gpu_allocated});
+  const std::string lost(json_name<RunSummary>(&RunSummary::lost_gpu_hours));
+  out.push_back({dotted(lost, STATE_HOURS_TOTAL), s.lost_gpu_hours.total});
+  for (GpuState cause : LOST_GPU_STATES) {
+    const auto hours = s.lost_gpu_hours.by_state.find(cause);
+    if (hours == s.lost_gpu_hours.by_state.end())
+      throw std::runtime_error("summary.json has no '" + dotted(lost, to_string(cause)) + "'");
+    out.push_back({dotted(lost, to_string(cause)), hours->second});
   }
-  for (const std::string family : {"wait_s", "jct_s"})
-    for (const auto& [type, dist] : at(at(summary, family, ""), "by_type", family + ".").items())
-      add_distribution(out, dist, family + "." + type);
-  const Json& utilisation = at(summary, "utilisation", "");
-  out.push_back({"utilisation.gpu_busy", number(utilisation, "mean_gpu_busy", "utilisation.")});
-  out.push_back({"utilisation.gpu_allocated", number(utilisation, "mean_gpu_allocated", "utilisation.")});
-  const Json& lost = at(summary, "lost_gpu_hours", "");
-  out.push_back({"lost_gpu_hours.total", number(lost, "total", "lost_gpu_hours.")});
-  for (const char* cause : LOST_CAUSES)
-    out.push_back({std::string("lost_gpu_hours.") + cause, number(lost, cause, "lost_gpu_hours.")});
-  if (summary.contains("training")) {
-    const Json& ettr = at(summary["training"], "ettr", "training.");
-    if (number(ettr, "count", "training.ettr.") > 0)
-      out.push_back({"training.ettr_mean", number(ettr, "mean", "training.ettr.")});
-  }
-  if (summary.contains("evaluation") && summary["evaluation"].is_object()) {
-    const Json& latency = at(summary["evaluation"], "feedback_latency_s", "evaluation.");
-    if (latency.is_object())
-      add_distribution(out, latency, "evaluation.feedback_latency_s");
-  }
+  if (s.training.ettr.count > 0)
+    out.push_back({dotted(json_name<RunSummary>(&RunSummary::training), "ettr_mean"), *s.training.ettr.mean});
+  if (s.evaluation)
+    add_distribution(out, s.evaluation->feedback_latency_s,
+                     dotted(json_name<RunSummary>(&RunSummary::evaluation),
+                            json_name<EvaluationSummary>(&EvaluationSummary::feedback_latency_s)));
   return out;
 }
 
 std::vector<RunMetric> read_run_metrics(const std::filesystem::path& dir)
 {
-  const auto path = dir / "summary.json";
-  std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error(fmt::format("cannot read {}", path.string()));
+  const RunSummary summary = read_run_summary(dir);
   try {
-    return run_metrics(Json::parse(in));
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+    return run_metrics(summary);
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+    throw std::runtime_error((dir / "summary.json").string() + ": " + e.what());
   }
 }
 

@@ -15,15 +15,15 @@
 namespace acmesim {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using SortedJson = nlohmann::json; // keys in name order, as the experiment files are written
 
 namespace {
 
-Json point_description(const SweepSpec& spec, const SweepPoint& point)
+SortedJson point_description(const SweepSpec& spec, const SweepPoint& point)
 {
   // What makes two runs of a point the same run: --resume compares all of it.
-  return Json{{"point", point.id},
-              {"scenario", spec.scenario.empty() ? Json(nullptr) : Json(spec.scenario)},
+  return SortedJson{{"point", point.id},
+              {"scenario", spec.scenario.empty() ? SortedJson(nullptr) : SortedJson(spec.scenario)},
               {"scenario_digest", spec.scenario_digest},
               {"set", spec.overrides_of(point)},
               {"seed", point.seed},
@@ -31,19 +31,19 @@ Json point_description(const SweepSpec& spec, const SweepPoint& point)
 }
 
 // nullopt when the file is missing or is not JSON.
-std::optional<Json> read_json(const fs::path& path)
+std::optional<SortedJson> read_json(const fs::path& path)
 {
   std::ifstream in(path);
   if (!in)
     return std::nullopt;
   try {
-    return Json::parse(in);
-  } catch (const Json::exception&) {
+    return SortedJson::parse(in);
+  } catch (const SortedJson::exception&) {
     return std::nullopt;
   }
 }
 
-void write_json(const fs::path& path, const Json& j)
+void write_json(const fs::path& path, const SortedJson& j)
 {
   AtomicFile file(path);
   file.stream() << j.dump(2) << '\n';
@@ -126,7 +126,7 @@ ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
   const auto described = read_json(dir / "point.json");
   if (!described)
     throw std::runtime_error(fmt::format("cannot read {}", (dir / "point.json").string()));
-  const Json& scenario = (*described)["scenario"];
+  const SortedJson& scenario = (*described)["scenario"];
   return run_process(acmesim, scenario.is_null() ? "" : scenario.get<std::string>(),
                      (*described)["set"].get<std::vector<std::string>>(), (*described)["seed"].get<std::uint64_t>(),
                      dir);
@@ -134,9 +134,9 @@ ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
 
 void write_run_status(const fs::path& dir, const ChildExit& exit)
 {
-  write_json(dir / "status.json", Json{{"exit_code", exit.code},
-                                       {"signal", exit.signalled ? Json(exit.signal) : Json(nullptr)},
-                                       {"error", exit.spawn_error.empty() ? Json(nullptr) : Json(exit.spawn_error)}});
+  write_json(dir / "status.json", SortedJson{{"exit_code", exit.code},
+                                       {"signal", exit.signalled ? SortedJson(exit.signal) : SortedJson(nullptr)},
+                                       {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}});
 }
 
 void run_points_locally(const std::vector<fs::path>& dirs, std::size_t parallel, const std::string& acmesim,

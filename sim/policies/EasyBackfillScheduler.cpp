@@ -8,7 +8,6 @@
 
 namespace acmesim {
 
-namespace {
 const Registration easy_backfill(
     scheduler_registry(),
     {"easy-backfill",
@@ -22,7 +21,6 @@ const Registration easy_backfill(
                                                      params.number("runtime_estimate_factor"),
                                                      params.integer("backfill_depth"));
     });
-} // namespace
 
 EasyBackfillScheduler::EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                                              double runtime_estimate_factor, int backfill_depth)

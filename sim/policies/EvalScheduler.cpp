@@ -6,7 +6,6 @@
 
 namespace acmesim {
 
-namespace {
 const Registration eval_baseline(
     scheduler_registry(),
     {"eval-baseline",
@@ -32,7 +31,6 @@ const Registration eval_decoupled(
                                                  params.flag("runtime_packing")};
       return std::make_unique<EvalScheduler>(topology, std::move(placement), techniques);
     });
-} // namespace
 
 EvalScheduler::EvalScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                              Techniques techniques)

@@ -4,13 +4,11 @@
 
 namespace acmesim {
 
-namespace {
 const Registration fifo(scheduler_registry(),
                         {"fifo", "strict submission order; the queue head blocks everyone behind it", {}},
                         [](const PolicyParams&, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
                           return std::make_unique<FifoScheduler>(topology, std::move(placement));
                         });
-} // namespace
 
 void FifoScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>&)
 {

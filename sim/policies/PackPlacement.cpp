@@ -7,12 +7,12 @@
 
 namespace acmesim {
 
-namespace {
 const Registration pack_placement(
     placement_registry(),
     {"pack", "fewest leaf switches, then fewest nodes; best-fit node for jobs within one node", {}},
     [](const PolicyParams&, std::uint64_t) { return std::make_unique<PackPlacement>(); });
 
+namespace {
 // Whole nodes from as few leaves as possible: the best-fitting single leaf if one suffices,
 // otherwise the fullest leaves first. Returns the chosen nodes (empty if the pod lacks them).
 std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int count, int& leaves_used)

@@ -7,7 +7,6 @@
 
 namespace acmesim {
 
-namespace {
 const Registration random_placement(
     placement_registry(),
     {"random", "uniformly random among nodes that fit (seeded stream placement.random)", {}},
@@ -15,6 +14,7 @@ const Registration random_placement(
       return std::make_unique<RandomPlacement>(make_stream(seed, "placement.random"));
     });
 
+namespace {
 std::size_t pick(RandomEngine& rng, std::size_t n)
 {
   return std::min(n - 1, static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n)));

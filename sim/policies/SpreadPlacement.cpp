@@ -6,12 +6,10 @@
 
 namespace acmesim {
 
-namespace {
 const Registration spread_placement(
     placement_registry(),
     {"spread", "spread whole-node jobs over as many leaf switches as possible; emptiest node for small jobs", {}},
     [](const PolicyParams&, std::uint64_t) { return std::make_unique<SpreadPlacement>(); });
-} // namespace
 
 Allocation SpreadPlacement::place(const ClusterState& cluster, int gpus)
 {

@@ -1,7 +1,7 @@
 #include "sim/report/Reports.hpp"
 
 #include "models/common/Text.hpp"
-#include "sim/report/FaultReports.hpp"
+#include "sim/report/SummaryParts.hpp"
 
 #include <fmt/format.h>
 
@@ -60,7 +60,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result)
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.3f}", split.useful_s);
     fmt::format_to(std::back_inserter(row), ",{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},", f.lost_s, f.checkpoint_s,
-                   f.detection_s, f.waiting_s, f.restart_s);
+                   f.detection_s, f.waiting_for_person_s, f.restart_s);
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.6f}", split.ettr);
     row.push_back('\n');

@@ -5,18 +5,17 @@
 // inputs and seed: nothing time- or machine-dependent goes into them.
 #include "sim/config/Scenario.hpp"
 #include "sim/engine/Simulation.hpp"
+#include "sim/report/RunSummary.hpp"
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace acmesim {
 
-using Json = nlohmann::ordered_json;
-
 // One row per job of the run: the workload's and the trials it added.
 void write_jobs_csv(std::ostream& out, const RunResult& result);
-Json make_summary(const Scenario& scenario, const Workload& workload, const RunResult& result);
+// What summary.json holds (RunSummary.hpp), built once from the finished run.
+RunSummary summarise_run(const Scenario& scenario, const Workload& workload, const RunResult& result);
 Json scenario_to_json(const Scenario& scenario);
 // Mean GPUs per state in each bin of the ledger's series (header only without a series).
 void write_utilisation_csv(std::ostream& out, const Ledger& ledger);
@@ -24,9 +23,9 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger);
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 
 // Writes jobs.csv, failures.csv (with failures), utilisation.csv, timeline.json (if asked for),
-// then summary.json into `dir` (created if needed), each atomically; a stale summary.json is
-// removed first, so summary.json present means the set is complete.
-void write_results(const std::filesystem::path& dir, const Scenario& scenario, const Workload& workload,
-                   const RunResult& result);
+// then `summary` as summary.json into `dir` (created if needed), each atomically; a stale
+// summary.json is removed first, so summary.json present means the set is complete.
+void write_results(const std::filesystem::path& dir, const Scenario& scenario, const RunResult& result,
+                   const RunSummary& summary);
 
 } // namespace acmesim

@@ -14,9 +14,9 @@ double nearest_rank_quantile(const std::vector<double>& sorted, double p)
   return sorted[std::min(rank, sorted.size()) - 1];
 }
 
-SampleSummary summarise(std::vector<double> values)
+SampleStats summarise(std::vector<double> values)
 {
-  SampleSummary s;
+  SampleStats s;
   s.count = values.size();
   if (values.empty())
     return s;
@@ -28,6 +28,7 @@ SampleSummary summarise(std::vector<double> values)
   s.p50 = nearest_rank_quantile(values, 0.50);
   s.p95 = nearest_rank_quantile(values, 0.95);
   s.p99 = nearest_rank_quantile(values, 0.99);
+  s.min = values.front();
   s.max = values.back();
   return s;
 }

@@ -1,22 +1,20 @@
 #pragma once
-// Summary statistics of a sample, as reported in summary.json.
+// Summary statistics of a sample, as summary.json reports them.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace acmesim {
 
-struct SampleSummary {
+// An empty sample has a count and nothing else: its mean and quantiles are null, not a misleading 0.
+struct SampleStats {
   std::size_t count = 0;
-  double mean = 0;
-  double p50 = 0;
-  double p95 = 0;
-  double p99 = 0;
-  double max = 0;
+  std::optional<double> mean, p50, p95, p99, min, max;
 };
 
-// Quantiles by the nearest-rank method (the smallest value with at least p of the sample at
-// or below it), so every reported quantile is a value that occurred. Empty sample: all zero.
-SampleSummary summarise(std::vector<double> values);
-double nearest_rank_quantile(const std::vector<double>& sorted, double p);
+// Quantiles by the nearest-rank method (the smallest value with at least p of the sample at or
+// below it), so every reported quantile is a value that occurred.
+SampleStats summarise(std::vector<double> values);
+double nearest_rank_quantile(const std::vector<double>& sorted, double p); // 0 for an empty sample
 
 } // namespace acmesim

@@ -36,6 +36,16 @@ constexpr auto enum_names(GpuState)
                                   "waiting_for_person", "restart", "down", "spare", "model_load", "cpu_wait");
 }
 inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
+// How people read each state (terminal summary, plots), in the order of the values.
+inline constexpr std::array<std::string_view, GPU_STATE_COUNT> GPU_STATE_LABELS{
+    "idle",    "useful work", "stranded", "lost work",  "checkpoint", "failure detection", "waiting for a person",
+    "restart", "node down",   "spare",    "model load", "waiting for CPUs"};
+constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS[static_cast<std::size_t>(state)]; }
+// The states whose hours are "lost GPU-hours", each a cause: work redone, checkpoints, detection,
+// waiting for a person, restarts, nodes down.
+inline constexpr std::array<GpuState, 6> LOST_GPU_STATES{GpuState::LostWork,  GpuState::Checkpoint,
+                                                         GpuState::Detection, GpuState::WaitingForPerson,
+                                                         GpuState::Restart,   GpuState::Down};
 
 // GPU-seconds per state (indexed by GpuState).
 using StateSeconds = std::array<double, GPU_STATE_COUNT>;

@@ -14,45 +14,45 @@ const TrialTimes* RunStatistics::trial_times(JobId id) const
   return it == trials_.end() ? nullptr : &it->second;
 }
 
+namespace {
+
+// The figure of a job's fault statistics that time in `phase` adds to (nullptr: none; time spent
+// training is the job's progress, not a cost).
+double JobFaultStats::*fault_figure(JobPhase phase)
+{
+  using enum JobPhase;
+  if (phase == Starting || phase == Loading)
+    return &JobFaultStats::restart_s;
+  if (phase == Snapshot || phase == Writing || phase == AwaitingUpload)
+    return &JobFaultStats::checkpoint_s;
+  if (phase == Detecting)
+    return &JobFaultStats::detection_s;
+  return phase == WaitingForPerson ? &JobFaultStats::waiting_for_person_s : nullptr;
+}
+
+// The phase time of an evaluation trial that time in `phase` adds to (nullptr: none).
+double TrialTimes::*trial_figure(JobPhase phase)
+{
+  using enum JobPhase;
+  return phase == ModelLoad    ? &TrialTimes::load_s
+         : phase == Preprocess ? &TrialTimes::preprocess_s
+         : phase == Inference  ? &TrialTimes::inference_s
+         : phase == Metric     ? &TrialTimes::metric_s
+                               : nullptr;
+}
+
+} // namespace
+
 // The time spent in the phase that ended counts for the job (or the trial) shown on the GPUs.
 void RunStatistics::on(const PhaseChanged& c)
 {
   const double spent = c.now - c.since;
   if (spent <= 0)
     return;
-  switch (c.from) {
-    case JobPhase::Starting:
-    case JobPhase::Loading:
-      faults_[c.holder].restart_s += spent;
-      break;
-    case JobPhase::Snapshot:
-    case JobPhase::Writing:
-    case JobPhase::AwaitingUpload:
-      faults_[c.holder].checkpoint_s += spent;
-      break;
-    case JobPhase::Detecting:
-      faults_[c.holder].detection_s += spent;
-      break;
-    case JobPhase::WaitingForPerson:
-      faults_[c.holder].waiting_s += spent;
-      break;
-    case JobPhase::ModelLoad:
-      trials_[c.shown].load_s += spent;
-      break;
-    case JobPhase::Preprocess:
-      trials_[c.shown].preprocess_s += spent;
-      break;
-    case JobPhase::Inference:
-      trials_[c.shown].inference_s += spent;
-      break;
-    case JobPhase::Metric:
-      trials_[c.shown].metric_s += spent;
-      break;
-    case JobPhase::Queued:
-    case JobPhase::Training: // progress is the job's own
-    case JobPhase::Ended:
-      break;
-  }
+  if (const auto figure = fault_figure(c.from))
+    faults_[c.holder].*figure += spent;
+  else if (const auto time = trial_figure(c.from))
+    trials_[c.shown].*time += spent;
 }
 
 void RunStatistics::on(const AttemptStarted& c)

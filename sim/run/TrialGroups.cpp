@@ -28,11 +28,11 @@ int smallest_node(const Topology& topology)
 TrialGroups::TrialGroups(RunCore core, JobQueue& queue, TransferTable& transfers, CpuWork& cpu_work,
                          const EvalSpec* evaluation, const CheckpointSpec* checkpoint)
     : core_(core)
+    , evaluation_(evaluation)
+    , checkpoint_(checkpoint)
     , queue_(queue)
     , transfers_(transfers)
     , cpu_work_(cpu_work)
-    , evaluation_(evaluation)
-    , checkpoint_(checkpoint)
     , smallest_node_gpus_(smallest_node(core.topology))
 {
   for (double t : core.jobs.workload().eval_campaigns_s)

@@ -64,11 +64,11 @@ private:
   void trial_off_gpus(JobId leader, Group& group);
 
   RunCore core_;
+  const EvalSpec* evaluation_;
+  const CheckpointSpec* checkpoint_;
   JobQueue& queue_;
   TransferTable& transfers_;
   CpuWork& cpu_work_;
-  const EvalSpec* evaluation_;
-  const CheckpointSpec* checkpoint_;
   int smallest_node_gpus_;
   std::unordered_map<JobId, Group> groups_;                // by leader
   std::unordered_map<std::uint64_t, NodeModel> node_models_; // key: campaign << 32 | node

@@ -5,7 +5,7 @@
 // LV08 efficiency (0.97 / 1.05), so L = 2e9 / (2e9 * 0.97 / 1.05) s alone, 2L when two trials
 // load through the NIC at once. From host memory the model takes 2 GB / 25 GB/s = 0.08 s.
 #include "models/evaluation/EvalCampaign.hpp"
-#include "sim/report/EvalReports.hpp"
+#include "sim/report/SummaryParts.hpp"
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
@@ -69,11 +69,13 @@ const TrialTimes& times(const RunResult& r, const std::string& name, const Workl
 // one campaign and nothing else, every busy, loading or CPU-waiting GPU-second is a trial's.
 void check_summary_matches_ledger(const Scenario& s, const RunResult& r)
 {
-  const Json hours = evaluation_summary(s, *r.run).at("campaigns").at(0).at("trial_gpu_hours");
+  const auto evaluation = summarise_evaluation(s, *r.run);
+  REQUIRE(evaluation.has_value());
+  const TrialGpuHours& hours = evaluation->campaigns.at(0).trial_gpu_hours;
   const Ledger& ledger = r.run->ledger();
-  CHECK(hours.at("inference").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::Busy)));
-  CHECK(hours.at("model_load").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::ModelLoad)));
-  CHECK(hours.at("cpu_wait").get<double>() * 3600 == Approx(ledger.gpu_seconds(GpuState::CpuWait)));
+  CHECK(hours.inference * 3600 == Approx(ledger.gpu_seconds(GpuState::Busy)));
+  CHECK(hours.model_load * 3600 == Approx(ledger.gpu_seconds(GpuState::ModelLoad)));
+  CHECK(hours.cpu_wait * 3600 == Approx(ledger.gpu_seconds(GpuState::CpuWait)));
 }
 
 } // namespace
@@ -149,10 +151,11 @@ TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and the
   CHECK(r.run->campaigns()[0].submit_s == Approx(1000 + write));
   CHECK(r.run->campaigns()[1].submit_s == Approx(2000 + 2 * write));
   CHECK(r.run->jobs().count() == 3);
-  const Json summary = evaluation_summary(s, *r.run);
-  const auto& feedback = summary.at("feedback_latency_s");
-  CHECK(feedback.at("count").get<int>() == 2);
-  CHECK(feedback.at("mean").get<double>() == Approx(LOAD + 70));
+  const auto evaluation = summarise_evaluation(s, *r.run);
+  REQUIRE(evaluation.has_value());
+  const LatencyStats& feedback = evaluation->feedback_latency_s;
+  CHECK(feedback.count == 2);
+  CHECK(feedback.mean.value() == Approx(LOAD + 70));
   CHECK(r.makespan_s == Approx(2500 + 2 * write));
   CHECK(r.run->ledger().total_gpu_seconds() == Approx(16 * r.makespan_s));
 }

@@ -113,7 +113,7 @@ TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second w
   CHECK(f.interruptions == 1);
   CHECK(f.lost_s == Approx(3000));
   CHECK(f.detection_s == Approx(60));
-  CHECK(f.waiting_s == Approx(600));
+  CHECK(f.waiting_for_person_s == Approx(600));
   CHECK(f.restart_s == Approx(60));
   check_ledger_total(r);
 }

@@ -35,7 +35,7 @@ TEST_CASE("jobs.csv and summary.json of a hand-computed run")
 
   const auto dir = std::filesystem::temp_directory_path() / ("acmesim-test-outputs-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  write_results(dir, scenario, w, r);
+  write_results(dir, scenario, r, summarise_run(scenario, w, r));
   CHECK_FALSE(std::filesystem::exists(dir / "jobs.csv.partial"));
   CHECK_FALSE(std::filesystem::exists(dir / "summary.json.partial"));
 

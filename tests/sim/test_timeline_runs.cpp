@@ -105,7 +105,7 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   CHECK(r.run->timeline() == nullptr);
 
   const fs::path dir = results_dir("utilisation");
-  write_results(dir, s, w, r);
+  write_results(dir, s, r, summarise_run(s, w, r));
   CHECK_FALSE(fs::exists(dir / "utilisation.csv.partial"));
   const std::string zeros9 = ",0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000\n";
   CHECK(read_file(dir / "utilisation.csv") ==
@@ -138,7 +138,7 @@ TEST_CASE("timeline.json is neither recorded nor written when output.timeline is
   const fs::path dir = results_dir("no-timeline");
   fs::create_directories(dir);
   std::ofstream(dir / "timeline.json") << "{}"; // from an earlier run with the timeline on
-  write_results(dir, s, w, r);
+  write_results(dir, s, r, summarise_run(s, w, r));
   CHECK(fs::exists(dir / "summary.json"));
   CHECK(fs::exists(dir / "utilisation.csv"));
   CHECK_FALSE(fs::exists(dir / "timeline.json"));
@@ -164,7 +164,7 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
   REQUIRE(r.run->timeline() != nullptr);
 
   const fs::path dir = results_dir("timeline");
-  write_results(dir, s, w, r);
+  write_results(dir, s, r, summarise_run(s, w, r));
   const Json trace = Json::parse(read_file(dir / "timeline.json"));
   CHECK(trace["displayTimeUnit"] == "ms");
   CHECK(trace["otherData"]["scenario"] == "hand-built");
@@ -276,7 +276,7 @@ TEST_CASE("timeline under automatic recovery with a hot spare: the job restarts 
   REQUIRE(r.run->jobs().record(0).end_s == end);
 
   const fs::path dir = results_dir("timeline-spares");
-  write_results(dir, s, w, r);
+  write_results(dir, s, r, summarise_run(s, w, r));
   const Json trace = Json::parse(read_file(dir / "timeline.json"));
   const auto lanes = complete_events(trace);
   check_no_overlap(lanes);

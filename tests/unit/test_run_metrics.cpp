@@ -5,34 +5,46 @@
 #include <stdexcept>
 
 using namespace acmesim;
-using Json = nlohmann::json;
 
 namespace {
 
-Json distribution(int count, double mean, double p95)
+TimeStats distribution(std::size_t count, double mean, double p95)
 {
-  return Json{{"count", count}, {"mean", mean}, {"p50", 0}, {"p95", p95}, {"p99", 0}, {"max", 0}};
+  TimeStats t;
+  t.count = count;
+  if (count > 0) {
+    t.mean = mean;
+    t.p50 = 0;
+    t.p95 = p95;
+    t.p99 = 0;
+    t.max = 0;
+  }
+  return t;
 }
 
-Json summary()
+RunSummary summary()
 {
-  Json s;
-  s["makespan_s"] = 1000.5;
-  s["wait_s"] = Json{{"all", distribution(3, 10, 20)},
-                     {"by_type", Json{{"Eval", distribution(0, 0, 0)}, {"Pretrain", distribution(3, 10, 20)}}}};
-  s["jct_s"] = Json{{"all", distribution(3, 110, 220)},
-                    {"by_type", Json{{"Eval", distribution(0, 0, 0)}, {"Pretrain", distribution(3, 110, 220)}}}};
-  s["utilisation"] = Json{{"mean_gpu_busy", 0.5}, {"mean_gpu_allocated", 0.625}};
-  s["lost_gpu_hours"] = Json{{"lost_work", 1},   {"checkpoint", 2}, {"detection", 3}, {"waiting_for_person", 4},
-                             {"restart", 5},     {"down", 6},       {"total", 21}};
-  s["training"] = Json{{"ettr", Json{{"count", 1}, {"mean", 0.97}}}};
-  s["evaluation"] = nullptr;
+  RunSummary s;
+  s.makespan_s = 1000.5;
+  s.wait_s.all = distribution(3, 10, 20);
+  s.wait_s.by_type[JobType::Eval] = distribution(0, 0, 0);
+  s.wait_s.by_type[JobType::Pretrain] = distribution(3, 10, 20);
+  s.jct_s.all = distribution(3, 110, 220);
+  s.jct_s.by_type[JobType::Eval] = distribution(0, 0, 0);
+  s.jct_s.by_type[JobType::Pretrain] = distribution(3, 110, 220);
+  s.utilisation = Utilisation{0.5, 0.625};
+  double hours = 0;
+  for (GpuState cause : LOST_GPU_STATES)
+    s.lost_gpu_hours.by_state[cause] = ++hours;
+  s.lost_gpu_hours.total = 21;
+  s.training.ettr.count = 1;
+  s.training.ettr.mean = 0.97;
   return s;
 }
 
 } // namespace
 
-TEST_CASE("run metrics are read from summary.json in their fixed order")
+TEST_CASE("run metrics are read from the summary in their fixed order")
 {
   const auto metrics = run_metrics(summary());
   std::vector<std::string> names;
@@ -67,8 +79,11 @@ TEST_CASE("run metrics are read from summary.json in their fixed order")
 
 TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered campaigns")
 {
-  Json s = summary();
-  s["evaluation"] = Json{{"campaigns", Json::array()}, {"feedback_latency_s", distribution(2, 900, 1300)}};
+  RunSummary s = summary();
+  s.evaluation = EvaluationSummary{};
+  s.evaluation->feedback_latency_s.count = 2;
+  s.evaluation->feedback_latency_s.mean = 900;
+  s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
   REQUIRE(metrics.size() == 21);
   CHECK(metrics[19].name == "evaluation.feedback_latency_s.mean");
@@ -76,12 +91,18 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   CHECK(metrics[20].name == "evaluation.feedback_latency_s.p95");
 }
 
-TEST_CASE("a summary.json without a metric's key is refused naming the key")
+TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
 {
-  Json s = summary();
-  s["lost_gpu_hours"].erase("down");
-  CHECK_THROWS_WITH(run_metrics(s), Catch::Contains("lost_gpu_hours.down"));
-  s = summary();
-  s["makespan_s"] = "long";
-  CHECK_THROWS_WITH(run_metrics(s), Catch::Contains("makespan_s") && Catch::Contains("not a number"));
+  Json json = summary();
+  json["lost_gpu_hours"].erase("down");
+  CHECK_THROWS_WITH(run_metrics(run_summary_from_json(json)), Catch::Contains("lost_gpu_hours.down"));
+  json = summary();
+  json["makespan_s"] = "long";
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("makespan_s") && Catch::Contains("number"));
+  json = summary();
+  json["wait_s"]["all"].erase("p95");
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("'wait_s.all.p95'"));
+  json = summary();
+  json["jct_s"]["by_type"]["Nope"] = json["jct_s"]["all"];
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("jct_s.by_type.Nope") && Catch::Contains("Pretrain"));
 }

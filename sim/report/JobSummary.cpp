@@ -1,0 +1,51 @@
+// The job counts and the wait and JCT statistics of summary.json.
+#include "sim/report/SummaryParts.hpp"
+
+#include <map>
+
+namespace acmesim {
+
+JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows)
+{
+  const JobTable& jobs = run.jobs();
+  JobCounts counts;
+  for (JobState s : enum_values<JobState>())
+    counts.by_final_state[s] = 0;
+  for (JobType t : enum_values<JobType>())
+    counts.by_type[t] = 0;
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const Job& job = jobs.job(id);
+    if (jobs.record(id).outcome == JobOutcome::Ended)
+      counts.by_final_state[job.final_state]++;
+    counts.by_type[job.type]++;
+    counts.gpu += job.cpu_only() ? 0 : 1;
+  }
+  counts.total = jobs.count();
+  counts.cpu_only = run.cpu_only_jobs();
+  counts.rejected = jobs.rejected_count();
+  counts.skipped_rows = skipped_rows;
+  return counts;
+}
+
+TimesByType summarise_times(const Run& run, bool wait)
+{
+  const JobTable& jobs = run.jobs();
+  std::vector<double> all;
+  std::map<JobType, std::vector<double>> by_type;
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const Job& job = jobs.job(id);
+    const JobRecord& r = jobs.record(id);
+    if (job.cpu_only() || r.outcome != JobOutcome::Ended)
+      continue;
+    const double v = wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
+    all.push_back(v);
+    by_type[job.type].push_back(v);
+  }
+  TimesByType times;
+  times.all = TimeStats{summarise(std::move(all))};
+  for (auto& [type, values] : by_type)
+    times.by_type[type] = TimeStats{summarise(std::move(values))};
+  return times;
+}
+
+} // namespace acmesim

@@ -1,0 +1,248 @@
+#pragma once
+// What summary.json holds, typed: built once from a finished run, written to summary.json and read
+// back from it by the terminal summary, the metrics of compare and sweep, and the plots. Each
+// record declares its fields once, right after it (JsonFields.hpp), so the writer and every reader
+// use the same names. Statistics of an empty sample are null.
+#include "models/failure/FailureSpec.hpp"
+#include "models/workload/Job.hpp"
+#include "sim/report/JsonFields.hpp"
+#include "sim/report/Statistics.hpp"
+#include "sim/run/Ledger.hpp"
+#include "sim/run/RunFigures.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+using Json = nlohmann::ordered_json;
+
+// Queueing delay or job completion time of GPU jobs (nearest-rank quantiles).
+struct TimeStats : SampleStats {};
+constexpr auto json_fields(const TimeStats*)
+{
+  using T = TimeStats;
+  return fields<T>("count mean p50 p95 p99 max", &T::count, &T::mean, &T::p50, &T::p95, &T::p99, &T::max);
+}
+
+struct TimesByType {
+  TimeStats all;
+  ByName<JobType, TimeStats> by_type; // types with GPU jobs only
+};
+constexpr auto json_fields(const TimesByType*)
+{
+  return fields<TimesByType>("all by_type", &TimesByType::all, &TimesByType::by_type);
+}
+
+struct JobCounts {
+  std::size_t total = 0, gpu = 0, cpu_only = 0, rejected = 0, skipped_rows = 0;
+  ByName<JobState, std::size_t> by_final_state; // every state
+  ByName<JobType, std::size_t> by_type;         // every type
+};
+constexpr auto json_fields(const JobCounts*)
+{
+  using T = JobCounts;
+  return fields<T>("total gpu cpu_only rejected skipped_rows by_final_state by_type", &T::total, &T::gpu,
+                   &T::cpu_only, &T::rejected, &T::skipped_rows, &T::by_final_state, &T::by_type);
+}
+
+// GPU-hours by ledger state, with their total; summary.json writes them flat, the total last
+// under this key.
+inline constexpr std::string_view STATE_HOURS_TOTAL = "total";
+struct StateHours {
+  ByName<GpuState, double> by_state;
+  double total = 0;
+};
+void to_json(Json& j, const StateHours& hours);
+void from_json(const Json& j, StateHours& hours);
+
+struct FailureSummary : FailureCounts {
+  std::size_t applied = 0;
+  ByName<FailureCategory, std::size_t> by_category;
+  ByName<Component, std::size_t> by_component;
+};
+constexpr auto json_fields(const FailureSummary*)
+{
+  using T = FailureSummary;
+  return fields<T>("applied on_components_already_down lemon_failures_avoided job_interruptions escalations "
+                   "spare_swaps jobs_given_up by_category by_component",
+                   &T::applied, &T::on_components_already_down, &T::lemon_failures_avoided, &T::job_interruptions,
+                   &T::escalations, &T::spare_swaps, &T::jobs_given_up, &T::by_category, &T::by_component);
+}
+
+// A pretraining job that ran: where its wall time went (seconds), the useful part of it, and its
+// effective training time ratio (useful time over wall time from first start to end).
+struct TrainingJob : JobFaultStats {
+  std::string job_id;
+  int gpus = 0;
+  double wall_s = 0;
+  double ettr = 0;
+};
+constexpr auto json_fields(const TrainingJob*)
+{
+  using T = TrainingJob;
+  return fields<T>("job_id gpus wall_s useful_s ettr interruptions checkpoints lost_s checkpoint_s detection_s "
+                   "waiting_for_person_s restart_s gave_up",
+                   &T::job_id, &T::gpus, &T::wall_s, &T::useful_s, &T::ettr, &T::interruptions, &T::checkpoints,
+                   &T::lost_s, &T::checkpoint_s, &T::detection_s, &T::waiting_for_person_s, &T::restart_s,
+                   &T::gave_up);
+}
+
+struct EttrStats : SampleStats {};
+constexpr auto json_fields(const EttrStats*)
+{
+  return fields<EttrStats>("count mean p50 min", &EttrStats::count, &EttrStats::mean, &EttrStats::p50, &EttrStats::min);
+}
+
+struct TrainingSummary {
+  EttrStats ettr;
+  std::size_t interruptions = 0;
+  std::vector<TrainingJob> jobs;
+};
+constexpr auto json_fields(const TrainingSummary*)
+{
+  using T = TrainingSummary;
+  return fields<T>("ettr interruptions jobs", &T::ettr, &T::interruptions, &T::jobs);
+}
+
+// One evaluation trial of a scheduled campaign: when it ran and its phases (wall seconds).
+struct TrialDetail : TrialTimes {
+  std::string trial;
+  std::string dataset;
+  int chunk = 0;
+  double start_s = 0;
+  double end_s = 0;
+  bool metric_on_gpu = false;
+};
+constexpr auto json_fields(const TrialDetail*)
+{
+  using T = TrialDetail;
+  return fields<T>("trial dataset chunk start_s gpus_released_s end_s load_s preprocess_s inference_s metric_s "
+                   "metric_on_gpu",
+                   &T::trial, &T::dataset, &T::chunk, &T::start_s, &T::gpu_release_s, &T::end_s, &T::load_s,
+                   &T::preprocess_s, &T::inference_s, &T::metric_s, &T::metric_on_gpu);
+}
+
+struct TrialGpuHours {
+  double model_load = 0, cpu_wait = 0, inference = 0, total_held = 0;
+};
+constexpr auto json_fields(const TrialGpuHours*)
+{
+  using T = TrialGpuHours;
+  return fields<T>("model_load cpu_wait inference total_held", &T::model_load, &T::cpu_wait, &T::inference,
+                   &T::total_held);
+}
+
+struct EvaluatedCheckpoint {
+  std::string job_id;
+  int checkpoint = 0;
+};
+constexpr auto json_fields(const EvaluatedCheckpoint*)
+{
+  return fields<EvaluatedCheckpoint>("job_id checkpoint", &EvaluatedCheckpoint::job_id,
+                                     &EvaluatedCheckpoint::checkpoint);
+}
+
+struct CampaignSummary {
+  std::size_t campaign = 0;
+  double submit_s = 0;
+  std::size_t trials = 0;
+  std::optional<double> makespan_s; // null until every trial ended
+  TrialGpuHours trial_gpu_hours;
+  std::optional<double> gpu_busy_share_of_held;
+  double metric_on_cpu_s = 0;
+  Omittable<EvaluatedCheckpoint> evaluates;          // campaigns triggered by a checkpoint
+  Omittable<std::vector<TrialDetail>> trials_detail; // scheduled campaigns
+};
+constexpr auto json_fields(const CampaignSummary*)
+{
+  using T = CampaignSummary;
+  return fields<T>("campaign submit_s trials makespan_s trial_gpu_hours gpu_busy_share_of_held metric_on_cpu_s "
+                   "evaluates trials_detail",
+                   &T::campaign, &T::submit_s, &T::trials, &T::makespan_s, &T::trial_gpu_hours,
+                   &T::gpu_busy_share_of_held, &T::metric_on_cpu_s, &T::evaluates, &T::trials_detail);
+}
+
+struct LatencyStats : SampleStats {};
+constexpr auto json_fields(const LatencyStats*)
+{
+  return fields<LatencyStats>("count mean p95", &LatencyStats::count, &LatencyStats::mean, &LatencyStats::p95);
+}
+
+struct EvaluationSummary {
+  std::vector<CampaignSummary> campaigns;
+  LatencyStats feedback_latency_s; // checkpoint written to all of its trials done
+};
+constexpr auto json_fields(const EvaluationSummary*)
+{
+  using T = EvaluationSummary;
+  return fields<T>("campaigns feedback_latency_s", &T::campaigns, &T::feedback_latency_s);
+}
+
+// Shares of all GPU time: busy, and busy or stranded (allocated).
+struct Utilisation {
+  double mean_gpu_busy = 0, mean_gpu_allocated = 0;
+};
+constexpr auto json_fields(const Utilisation*)
+{
+  using T = Utilisation;
+  return fields<T>("mean_gpu_busy mean_gpu_allocated", &T::mean_gpu_busy, &T::mean_gpu_allocated);
+}
+
+struct EngineSummary {
+  std::uint64_t scheduler_calls = 0;
+  std::uint64_t instants = 0;
+  std::size_t max_queue_length = 0;
+};
+constexpr auto json_fields(const EngineSummary*)
+{
+  using T = EngineSummary;
+  return fields<T>("scheduler_calls instants max_queue_length", &T::scheduler_calls, &T::instants,
+                   &T::max_queue_length);
+}
+
+struct ProgramInfo {
+  std::string name;
+  std::string version;
+};
+constexpr auto json_fields(const ProgramInfo*)
+{
+  return fields<ProgramInfo>("name version", &ProgramInfo::name, &ProgramInfo::version);
+}
+
+struct RunSummary {
+  ProgramInfo program;
+  std::string scenario_name;
+  std::uint64_t seed = 0;
+  double makespan_s = 0;
+  JobCounts jobs;
+  TimesByType wait_s;
+  TimesByType jct_s;
+  StateHours gpu_hours;
+  StateHours lost_gpu_hours; // the LOST_GPU_STATES
+  FailureSummary failures;
+  TrainingSummary training;
+  std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
+  Utilisation utilisation;
+  EngineSummary engine;
+  Json scenario; // the resolved scenario (ScenarioJson.cpp)
+};
+constexpr auto json_fields(const RunSummary*)
+{
+  using T = RunSummary;
+  return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
+                   "training evaluation utilisation engine scenario",
+                   &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
+                   &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::training, &T::evaluation, &T::utilisation,
+                   &T::engine, &T::scenario);
+}
+
+// Reads a summary.json document; throws std::runtime_error naming the field that is missing or
+// of the wrong type ("summary.json 'lost_gpu_hours.down': ...").
+RunSummary run_summary_from_json(const Json& json);
+// Reads `dir`/summary.json; throws std::runtime_error naming the file and what is wrong.
+RunSummary read_run_summary(const std::filesystem::path& dir);
+
+} // namespace acmesim

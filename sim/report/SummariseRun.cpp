@@ -1,0 +1,35 @@
+// Builds the RunSummary of a finished run from its records (Reports.hpp: summarise_run).
+#include "acmesim/Version.hpp"
+#include "sim/report/Reports.hpp"
+#include "sim/report/SummaryParts.hpp"
+
+namespace acmesim {
+
+RunSummary summarise_run(const Scenario& scenario, const Workload& workload, const RunResult& result)
+{
+  const Run& run = *result.run;
+  const Ledger& ledger = run.ledger();
+  const double total = ledger.total_gpu_seconds();
+  const auto share = [&](double s) { return total > 0 ? s / total : 0.0; };
+  RunSummary summary;
+  summary.program = ProgramInfo{"acmesim", VERSION};
+  summary.scenario_name = scenario.name;
+  summary.seed = scenario.seed;
+  summary.makespan_s = result.makespan_s;
+  summary.jobs = summarise_jobs(run, workload.skipped_rows);
+  summary.wait_s = summarise_times(run, true);
+  summary.jct_s = summarise_times(run, false);
+  summary.gpu_hours = summarise_hours(ledger, enum_values<GpuState>());
+  summary.lost_gpu_hours = summarise_hours(ledger, LOST_GPU_STATES);
+  summary.failures = summarise_failures(run);
+  summary.training = summarise_training(run);
+  summary.evaluation = summarise_evaluation(scenario, run);
+  summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),
+                                    share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))};
+  const EngineCounters& engine = run.engine();
+  summary.engine = EngineSummary{engine.scheduler_calls, engine.instants, engine.max_queue_length};
+  summary.scenario = scenario_to_json(scenario);
+  return summary;
+}
+
+} // namespace acmesim

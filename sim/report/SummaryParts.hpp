@@ -1,0 +1,44 @@
+#pragma once
+// The parts of a RunSummary, each built from the run's records (RunSummary.cpp assembles them).
+#include "sim/config/Scenario.hpp"
+#include "sim/report/RunSummary.hpp"
+#include "sim/run/Run.hpp"
+
+namespace acmesim {
+
+// Useful time and effective training time ratio (useful / wall time from first start to end) of
+// a GPU job that ran; jobs.csv and the training summary both report them.
+struct JobTimeSplit {
+  bool ran = false;
+  double useful_s = 0;
+  double ettr = 0;
+};
+JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats);
+
+JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows);
+// Wait (or JCT) of the GPU jobs that ran, overall and per job type.
+TimesByType summarise_times(const Run& run, bool wait);
+// GPU-hours of `states` (and their total) from the ledger.
+template <typename States>
+StateHours summarise_hours(const Ledger& ledger, const States& states);
+FailureSummary summarise_failures(const Run& run);
+// ETTR summary and one entry per pretraining job that ran.
+TrainingSummary summarise_training(const Run& run);
+// Per campaign its makespan and trial GPU time (every trial's phases for scheduled campaigns),
+// and the feedback latency of campaigns triggered by checkpoints; nullopt without campaigns.
+std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
+
+template <typename States>
+StateHours summarise_hours(const Ledger& ledger, const States& states)
+{
+  StateHours hours;
+  double total = 0;
+  for (GpuState s : states) {
+    hours.by_state[s] = ledger.gpu_seconds(s) / 3600.0;
+    total += ledger.gpu_seconds(s);
+  }
+  hours.total = total / 3600.0;
+  return hours;
+}
+
+} // namespace acmesim
