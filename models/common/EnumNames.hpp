@@ -10,6 +10,8 @@
 // Names are given in the order of the enum's values, which must be 0, 1, 2, ... (the default).
 // The declaring function is found by argument-dependent lookup, so it lives in the enum's
 // namespace.
+#include "models/common/Text.hpp"
+
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -80,10 +82,7 @@ std::vector<std::string> enum_name_vector()
 template <NamedEnum E>
 std::string enum_name_list()
 {
-  std::string out;
-  for (const auto& entry : enum_names(E{}).entries)
-    out.append(out.empty() ? "" : ", ").append(entry.second);
-  return out;
+  return join_names(enum_name_vector<E>());
 }
 
 } // namespace acmesim

@@ -1,6 +1,7 @@
 #include "sim/cli/RunCommand.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/common/Text.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/engine/Simulation.hpp"
 #include "sim/report/Reports.hpp"
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <ranges>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -64,10 +66,9 @@ void print_faults(const RunSummary& summary)
                            "given up\n",
                            failures.applied, failures.job_interruptions, failures.escalations, failures.spare_swaps,
                            failures.jobs_given_up);
-  std::string causes;
-  for (GpuState s : LOST_GPU_STATES)
-    causes += fmt::format("{}{} {:.0f}", causes.empty() ? "" : ", ", state_label(s), lost.by_state.at(s));
-  std::cout << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total, causes);
+  const auto cause = [&lost](GpuState s) { return fmt::format("{} {:.0f}", state_label(s), lost.by_state.at(s)); };
+  std::cout << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total,
+                           join_names(LOST_GPU_STATES | std::views::transform(cause)));
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     std::cout << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "

@@ -3,6 +3,7 @@
 // values (docs/workload-stats.md). The numbers come from models/workload and the report from
 // sim/report/TraceStats*; this file reads the options and the trace, and fetches the embedded
 // published CSVs.
+#include "models/common/Text.hpp"
 #include "models/workload/PublishedAcme.hpp"
 #include "models/workload/TraceComparison.hpp"
 #include "models/workload/TraceFormat.hpp"
@@ -18,6 +19,7 @@
 #include <array>
 #include <iostream>
 #include <optional>
+#include <ranges>
 
 namespace po = boost::program_options;
 
@@ -92,10 +94,8 @@ int cmd_workload_stats(const std::vector<std::string>& args)
     acme = embedded_published_acme();
     published = acme->find(*options->against);
     if (!published) {
-      std::string names;
-      for (const auto& [name, cluster] : acme->clusters)
-        names += (names.empty() ? "" : ", ") + name;
-      throw UsageError("unknown --against '" + *options->against + "'; published clusters: " + names);
+      throw UsageError("unknown --against '" + *options->against +
+                       "'; published clusters: " + join_names(std::views::keys(acme->clusters)));
     }
   }
   const Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row);
