@@ -384,34 +384,28 @@ private:
   bool keys_recorded_ = false;
 };
 
-Workload read_philly(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint)
+void read_job_log(const trace_io::TraceInput& input, Workload& workload, BadRowLog& log)
 {
-  const std::string text = trace_io::read_all(in, size_hint);
-  trace_io::throw_if_read_error(in, source);
+  const std::string text = trace_io::read_all(input.in, input.size_hint);
+  trace_io::throw_if_read_error(input.in, input.source);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw InputError(Diagnostic{source, "", "", "empty file, expected a JSON array of jobs"});
+    throw InputError(Diagnostic{input.source, "", "", "empty file, expected a JSON array of jobs"});
 
-  Workload workload;
-  workload.source = source;
-  BadRowLog log(source);
-  JobLogParser parser(workload, log, source, text);
+  JobLogParser parser(workload, log, input.source, text);
   json::sax_parse(text.data(), text.data() + text.size(), &parser);
   parser.throw_if_schema_mismatch();
-  trace_io::finish_workload(workload, log, on_bad_row);
-  return workload;
 }
 
 } // namespace
 
 Workload read_philly_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
 {
-  return read_philly(in, source_name, on_bad_row, 0);
+  return trace_io::read_workload(in, source_name, on_bad_row, read_job_log);
 }
 
 Workload read_philly_trace_file(const std::string& path, BadRowPolicy on_bad_row)
 {
-  trace_io::TraceFile file(path);
-  return read_philly(file.stream(), path, on_bad_row, file.size());
+  return trace_io::read_workload_file(path, on_bad_row, read_job_log);
 }
 
 } // namespace acmesim

@@ -1,12 +1,16 @@
-// Choosing a trace format: format names, the format a file name implies, reading a file in the
-// format given, and files that cannot be opened.
+// Choosing a trace format (format names, the format a file name implies, reading a file in the
+// format given, files that cannot be opened) and what every reader does around its own part.
 #include "models/common/InputError.hpp"
 #include "models/workload/TraceFormat.hpp"
+#include "tests/support/InputErrors.hpp"
 #include "tests/unit/TraceFormatTesting.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace acmesim;
 using namespace acmesim::testing;
@@ -74,4 +78,91 @@ TEST_CASE("A missing file or a directory is an InputError naming the path, for e
     }
     CHECK_THROWS_AS(read_trace_file(TRACE_DIR, format, BadRowPolicy::Error), InputError);
   }
+}
+
+// ------------------------------------------------------------------ the frame every reader shares
+
+namespace {
+
+// A format whose reader takes two jobs, submitted at 30 s and 10 s, and one bad row.
+void read_two_jobs_and_a_bad_row(const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log)
+{
+  for (const double submit : {30.0, 10.0}) {
+    Job job;
+    job.name = input.source + "@" + std::to_string(static_cast<int>(submit));
+    job.submit_s = submit;
+    workload.jobs.push_back(job);
+  }
+  log.add(input.source + ":3", "field", "x", "not a job");
+  log.end_row();
+}
+
+} // namespace
+
+TEST_CASE("read_workload names, normalises, and reports or counts the bad rows of a format's reader", "[formats]")
+{
+  std::istringstream in("");
+  const Workload skipped = trace_io::read_workload(in, "src", BadRowPolicy::Skip, read_two_jobs_and_a_bad_row);
+  CHECK(skipped.source == "src");
+  CHECK(skipped.skipped_rows == 1);
+  REQUIRE(skipped.jobs.size() == 2);
+  CHECK(skipped.jobs[0].name == "src@10"); // sorted by submission, time 0 = first submission
+  CHECK(skipped.jobs[0].id == 0);
+  CHECK(skipped.jobs[0].submit_s == 0.0);
+  CHECK(skipped.jobs[1].name == "src@30");
+  CHECK(skipped.jobs[1].id == 1);
+  CHECK(skipped.jobs[1].submit_s == 20.0);
+
+  const auto ds = input_errors([] {
+    std::istringstream again("");
+    trace_io::read_workload(again, "src", BadRowPolicy::Error, read_two_jobs_and_a_bad_row);
+  });
+  REQUIRE(ds.size() == 1);
+  check_diagnostic(ds[0], "src:3", "field", "x", "not a job");
+}
+
+TEST_CASE("read_workload_file gives the reader the file as a stream, its path and its size", "[formats]")
+{
+  const std::string path = TRACE_DIR + "pwa_small.swf";
+  std::string first_line;
+  std::uintmax_t size_hint = 0;
+  const auto read_first_line = [&](const trace_io::TraceInput& input, Workload&, trace_io::BadRowLog&) {
+    std::getline(input.in, first_line);
+    CHECK(input.source == path);
+    size_hint = input.size_hint;
+  };
+  const Workload w = trace_io::read_workload_file(path, BadRowPolicy::Error, read_first_line);
+  CHECK(w.source == path);
+  CHECK(w.jobs.empty());
+  CHECK(size_hint == std::filesystem::file_size(path));
+  CHECK_THAT(first_line, Catch::StartsWith(";"));
+
+  const auto ds = input_errors([] {
+    trace_io::read_workload_file(TRACE_DIR + "does_not_exist", BadRowPolicy::Error,
+                                 [](const trace_io::TraceInput&, Workload&, trace_io::BadRowLog&) {
+                                   FAIL("a file that cannot be opened is not read");
+                                 });
+  });
+  REQUIRE(ds.size() == 1);
+  CHECK(ds[0].message == "cannot open file");
+}
+
+TEST_CASE("reserve_for_lines makes room once, for the jobs the input's size predicts", "[formats]")
+{
+  std::vector<Job> jobs;
+  trace_io::reserve_for_lines(jobs, 0, 99, 32);
+  CHECK(jobs.capacity() == 0); // size unknown
+
+  // 10000 bytes of 100-byte lines (99 and the line ending): 100 jobs, and a margin of 16.
+  trace_io::reserve_for_lines(jobs, 10'000, 99, 32);
+  CHECK(jobs.capacity() >= 116);
+  const std::size_t reserved = jobs.capacity();
+  trace_io::reserve_for_lines(jobs, 1'000'000, 9, 32);
+  CHECK(jobs.capacity() == reserved); // room was made already
+
+  // Short lines count as `min_line_bytes`: 10000 / 50 + 16.
+  std::vector<Job> short_lines;
+  trace_io::reserve_for_lines(short_lines, 10'000, 3, 50);
+  CHECK(short_lines.capacity() >= 216);
+  CHECK(short_lines.capacity() < 10'000 / 4);
 }
