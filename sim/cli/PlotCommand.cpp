@@ -1,7 +1,8 @@
 // `acmesim plot RESULTS_DIR`: figures from a run, comparison or sweep directory. The figures are
-// drawn by a Python script (sim/plot/acmesim_plot.py, embedded in the binary at configure time)
-// because matplotlib draws them better than anything a C++ build can depend on; this command
-// checks its arguments, runs the script with python3 and passes its exit code on.
+// drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
+// script and embedded in the binary at configure time) because matplotlib draws them better
+// than anything a C++ build can depend on; this command checks its arguments, runs the script
+// with python3 and passes its exit code on.
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
