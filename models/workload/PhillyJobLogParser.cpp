@@ -119,7 +119,13 @@ bool JobLogParser::record(JsonValue value)
       job_.first_self = std::move(value);
     break;
   case Role::Attempt:
-    record_in_attempt(frame.key, std::move(value));
+    // Of the attempts, only the first one's start and the last one's end and servers are mapped.
+    if (frame.key == Key::StartTime && job_.attempt_count == 1)
+      job_.first_start = std::move(value);
+    else if (frame.key == Key::EndTime)
+      attempt.end_time = std::move(value);
+    else if (frame.key == Key::Detail)
+      attempt.detail = std::move(value);
     break;
   case Role::Detail:
     ++attempt.servers;
@@ -128,7 +134,11 @@ bool JobLogParser::record(JsonValue value)
       attempt.note_bad_server(std::move(value));
     break;
   case Role::Server:
-    record_in_server(frame, std::move(value));
+    if (frame.key == Key::Gpus) {
+      frame.has_gpus = true;
+      if (value.kind != JsonValue::Array)
+        attempt.note_bad_server(std::move(value));
+    }
     break;
   case Role::Gpus:
     ++attempt.gpus;
@@ -137,26 +147,6 @@ bool JobLogParser::record(JsonValue value)
     break;
   }
   return true;
-}
-
-// Of the attempts, only the first one's start and the last one's end and servers are mapped.
-void JobLogParser::record_in_attempt(Key key, JsonValue value)
-{
-  if (key == Key::StartTime && job_.attempt_count == 1)
-    job_.first_start = std::move(value);
-  else if (key == Key::EndTime)
-    job_.last.end_time = std::move(value);
-  else if (key == Key::Detail)
-    job_.last.detail = std::move(value);
-}
-
-void JobLogParser::record_in_server(Frame& frame, JsonValue value)
-{
-  if (frame.key != Key::Gpus)
-    return;
-  frame.has_gpus = true;
-  if (value.kind != JsonValue::Array)
-    job_.last.note_bad_server(std::move(value));
 }
 
 void JobLogParser::throw_not_a_job_log() const

@@ -81,8 +81,6 @@ private:
   bool close();
   Role place_container(JsonValue::Kind kind);
   bool record(JsonValue value);
-  void record_in_attempt(Key key, JsonValue value);
-  void record_in_server(Frame& frame, JsonValue value);
   [[noreturn]] void throw_not_a_job_log() const;
 
   const std::string& source_;
