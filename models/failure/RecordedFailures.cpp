@@ -105,6 +105,73 @@ std::string format_seconds(double v)
   return ec == std::errc{} ? std::string(buf, end) : std::string("nan");
 }
 
+// Where each column is among the fields of a row; repair_kind may be absent.
+using ColumnPositions = std::array<std::optional<std::size_t>, COLUMN_COUNT>;
+
+// The columns the header names; InputError for an unknown, repeated or missing one, since rows
+// cannot be read without their columns.
+ColumnPositions find_columns(const std::vector<std::string_view>& header, const std::string& where,
+                             BadRowLog& problems)
+{
+  ColumnPositions position{};
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const auto name = std::find(COLUMN_NAMES.begin(), COLUMN_NAMES.end(), header[i]);
+    if (name == COLUMN_NAMES.end()) {
+      problems.add(where, header[i], header[i], "unknown column; the columns are " + std::string(HEADER));
+      continue;
+    }
+    auto& slot = position[static_cast<std::size_t>(name - COLUMN_NAMES.begin())];
+    if (slot)
+      problems.add(where, header[i], header[i], "column given twice");
+    slot = i;
+  }
+  for (std::size_t c = 0; c < COLUMN_COUNT; ++c)
+    if (!position[c] && c != Kind)
+      problems.add(where, COLUMN_NAMES[c], "", "missing column; the header must name " + std::string(HEADER) +
+                                                   " (in any order; repair_kind optional)");
+  problems.throw_if_any();
+  return position;
+}
+
+// The failure of one row, split into as many fields as the header has. Every problem of the row
+// is reported; the caller asks the log whether there was one.
+FailureEvent read_row(const std::vector<std::string_view>& fields, const ColumnPositions& position,
+                      const Names& names, const std::string& where, BadRowLog& problems)
+{
+  const auto field = [&](Column c) { return fields[*position[c]]; };
+  const auto bad = [&](Column c, std::string_view value, const std::string& message) {
+    problems.add(where, COLUMN_NAMES[c], value, message);
+  };
+  const auto seconds = [&](Column c, double& out) {
+    if (const auto v = parse_seconds(field(c)))
+      out = *v;
+    else
+      bad(c, field(c), "a number of seconds >= 0 and <= 1e9");
+  };
+  FailureEvent e;
+  seconds(Time, e.time_s);
+  seconds(Repair, e.repair_s);
+  const auto component = parse_enum<Component>(field(Comp));
+  if (!component) {
+    bad(Comp, field(Comp), "one of: " + enum_name_list<Component>());
+  } else if (const auto target = parse_target(*component, field(Target), names, where, problems)) {
+    e.component = *component;
+    e.target = *target;
+  }
+  if (const auto category = parse_enum<FailureCategory>(field(Category)))
+    e.category = *category;
+  else
+    bad(Category, field(Category), "one of: " + enum_name_list<FailureCategory>());
+  if (position[Kind]) {
+    const std::string_view kind = field(Kind);
+    if (kind == "replacement")
+      e.replacement = true;
+    else if (!kind.empty() && kind != "reboot")
+      bad(Kind, kind, "one of: reboot, replacement (empty: reboot)");
+  }
+  return e;
+}
+
 } // namespace
 
 std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string& source_name,
@@ -129,23 +196,7 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
     line.erase(0, 3);
   const std::string header_line = line;
   const std::vector<std::string_view> header = split(header_line);
-  std::array<std::optional<std::size_t>, COLUMN_COUNT> position{};
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    const auto name = std::find(COLUMN_NAMES.begin(), COLUMN_NAMES.end(), header[i]);
-    if (name == COLUMN_NAMES.end()) {
-      problems.add(where(), header[i], header[i], "unknown column; the columns are " + std::string(HEADER));
-      continue;
-    }
-    auto& slot = position[static_cast<std::size_t>(name - COLUMN_NAMES.begin())];
-    if (slot)
-      problems.add(where(), header[i], header[i], "column given twice");
-    slot = i;
-  }
-  for (std::size_t c = 0; c < COLUMN_COUNT; ++c)
-    if (!position[c] && c != Kind)
-      problems.add(where(), COLUMN_NAMES[c], "", "missing column; the header must name " + std::string(HEADER) +
-                                                     " (in any order; repair_kind optional)");
-  problems.throw_if_any(); // rows cannot be read without their columns
+  const ColumnPositions position = find_columns(header, where(), problems);
 
   const Names names(topology);
   std::vector<FailureEvent> events;
@@ -160,34 +211,7 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
       problems.end_row();
       continue;
     }
-    auto field = [&](Column c) { return fields[*position[c]]; };
-    FailureEvent e;
-    auto seconds = [&](Column c, double& out) {
-      if (const auto v = parse_seconds(field(c)))
-        out = *v;
-      else
-        problems.add(where(), COLUMN_NAMES[c], field(c), "a number of seconds >= 0 and <= 1e9");
-    };
-    seconds(Time, e.time_s);
-    seconds(Repair, e.repair_s);
-    const auto component = parse_enum<Component>(field(Comp));
-    if (!component) {
-      problems.add(where(), COLUMN_NAMES[Comp], field(Comp), "one of: " + enum_name_list<Component>());
-    } else if (const auto target = parse_target(*component, field(Target), names, where(), problems)) {
-      e.component = *component;
-      e.target = *target;
-    }
-    if (const auto category = parse_enum<FailureCategory>(field(Category)))
-      e.category = *category;
-    else
-      problems.add(where(), COLUMN_NAMES[Category], field(Category), "one of: " + enum_name_list<FailureCategory>());
-    if (position[Kind]) {
-      const std::string_view kind = field(Kind);
-      if (kind == "replacement")
-        e.replacement = true;
-      else if (!kind.empty() && kind != "reboot")
-        problems.add(where(), COLUMN_NAMES[Kind], kind, "one of: reboot, replacement (empty: reboot)");
-    }
+    const FailureEvent e = read_row(fields, position, names, where(), problems);
     if (problems.end_row())
       events.push_back(e);
   }

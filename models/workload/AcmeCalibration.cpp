@@ -3,6 +3,7 @@
 #include "models/common/InputError.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -82,18 +83,20 @@ struct Group {
   bool of_gpu_time = false;
 };
 
-double normalised(const std::map<JobType, double>& shares, JobType t)
+// A key's share of the total of all shares (0 if the key has none, or there is no total).
+template <class Key> double normalised(const std::map<Key, double>& shares, Key key)
 {
   double total = 0;
-  for (const auto& [type, s] : shares)
+  for (const auto& [k, s] : shares)
     total += s;
-  const auto it = shares.find(t);
+  const auto it = shares.find(key);
   return it == shares.end() || total <= 0 ? 0 : it->second / total;
 }
 
-} // namespace
+constexpr std::array<JobState, 3> STATES{JobState::Completed, JobState::Cancelled, JobState::Failed};
 
-AcmeCalibration calibrate_to_published(const PublishedCluster& p, const CalibrationOptions& options)
+// Every curve the fit needs; InputError listing each one the cluster lacks.
+void require_published_curves(const PublishedCluster& p)
 {
   DiagnosticList missing;
   const auto need = [&](bool ok, const std::string& what) {
@@ -106,30 +109,46 @@ AcmeCalibration calibrate_to_published(const PublishedCluster& p, const Calibrat
   for (const auto& [type, share] : p.type_share_of_jobs_percent)
     need(p.duration_cdf_by_type.count(type) > 0, "Fig. 6 duration CDF of " + std::string(to_string(type)));
   missing.throw_if_any();
+}
 
-  const auto job_intervals = intervals_of(p.gpu_count_cdf_by_jobs);
-  const auto time_intervals = intervals_of(p.gpu_count_cdf_by_gpu_time);
+// The index of the interval (lo, hi] that holds `v`; the list's size if none does.
+std::size_t interval_index(const std::vector<Interval>& list, int v)
+{
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (v > list[i].lo && v <= list[i].hi)
+      return i;
+  return list.size();
+}
+
+// The constraints of the fit, by family: what the published numbers say about sums of cells.
+struct Constraints {
+  std::vector<Interval> job_intervals;  // Fig. 3 by jobs
+  std::vector<Interval> time_intervals; // Fig. 3 by GPU time
+  std::vector<Group> by_type_band, by_job_interval, by_time_interval;
+  std::map<JobType, Group> by_type_time;
+  std::map<JobState, Group> by_state_jobs, by_state_time;
+};
+
+// The GPU counts a job may have: every count either Fig. 3 curve rises at.
+std::vector<int> gpu_values_of(const Constraints& k)
+{
   std::set<int> support;
-  for (const auto* list : {&job_intervals, &time_intervals})
+  for (const auto* list : {&k.job_intervals, &k.time_intervals})
     for (const auto& in : *list)
       if (in.percent > 0)
         support.insert(value_of(in));
-  const std::vector<int> gpu_values(support.begin(), support.end());
-  const auto interval_index = [](const std::vector<Interval>& list, int v) {
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (v > list[i].lo && v <= list[i].hi)
-        return i;
-    return list.size();
-  };
+  return {support.begin(), support.end()};
+}
 
-  const std::vector<JobState> states{JobState::Completed, JobState::Cancelled, JobState::Failed};
-  AcmeCalibration result;
-  result.cluster = p.name;
-  std::vector<double> coefficient; // GPU-seconds per job of the cell (GPUs x mean duration)
-  std::vector<Group> by_type_band, by_job_interval(job_intervals.size()), by_time_interval(time_intervals.size());
-  std::map<JobType, Group> by_type_time;
-  std::map<JobState, Group> by_state_jobs, by_state_time;
-
+// The cells of the prior (Fig. 5 boxes x Fig. 6 bands x uniform states), each entered in every
+// constraint it counts in; `coefficient` gets each cell's GPU-seconds per job (GPUs x mean
+// duration).
+void add_prior_cells(const PublishedCluster& p, const CalibrationOptions& options, AcmeCalibration& result,
+                     std::vector<double>& coefficient, Constraints& k)
+{
+  const std::vector<int> gpu_values = gpu_values_of(k);
+  k.by_job_interval.resize(k.job_intervals.size());
+  k.by_time_interval.resize(k.time_intervals.size());
   for (const auto& [type, share_percent] : p.type_share_of_jobs_percent) {
     const double type_share = normalised(p.type_share_of_jobs_percent, type);
     double prior_total = 0;
@@ -141,89 +160,130 @@ AcmeCalibration calibrate_to_published(const PublishedCluster& p, const Calibrat
       Group group{{}, type_share * band.mass, false};
       for (int g : gpu_values) {
         const double gpu_prior = box_prior(p, type, g, options.outlier_prior) / prior_total;
-        for (JobState s : states) {
+        for (JobState s : STATES) {
           const std::size_t cell = result.cells.size();
           result.cells.push_back({type, g, band.lo, band.hi, s, type_share * band.mass * gpu_prior / 3});
           coefficient.push_back(g * band.mean());
           group.cells.push_back(cell);
-          by_job_interval.at(interval_index(job_intervals, g)).cells.push_back(cell);
-          by_time_interval.at(interval_index(time_intervals, g)).cells.push_back(cell);
-          by_type_time[type].cells.push_back(cell);
-          by_state_jobs[s].cells.push_back(cell);
-          by_state_time[s].cells.push_back(cell);
+          k.by_job_interval.at(interval_index(k.job_intervals, g)).cells.push_back(cell);
+          k.by_time_interval.at(interval_index(k.time_intervals, g)).cells.push_back(cell);
+          k.by_type_time[type].cells.push_back(cell);
+          k.by_state_jobs[s].cells.push_back(cell);
+          k.by_state_time[s].cells.push_back(cell);
         }
       }
-      by_type_band.push_back(std::move(group));
+      k.by_type_band.push_back(std::move(group));
     }
   }
+}
 
-  // Targets of the families that do not depend on the type.
-  for (std::size_t i = 0; i < job_intervals.size(); ++i)
-    by_job_interval[i].target = std::max(job_intervals[i].percent, FLOOR_PERCENT) / 100;
-  for (std::size_t i = 0; i < time_intervals.size(); ++i) {
-    by_time_interval[i].target = std::max(time_intervals[i].percent, FLOOR_PERCENT) / 100;
-    by_time_interval[i].of_gpu_time = true;
+// Targets of the families that do not depend on the type.
+void set_targets(const PublishedCluster& p, Constraints& k)
+{
+  for (std::size_t i = 0; i < k.job_intervals.size(); ++i)
+    k.by_job_interval[i].target = std::max(k.job_intervals[i].percent, FLOOR_PERCENT) / 100;
+  for (std::size_t i = 0; i < k.time_intervals.size(); ++i) {
+    k.by_time_interval[i].target = std::max(k.time_intervals[i].percent, FLOOR_PERCENT) / 100;
+    k.by_time_interval[i].of_gpu_time = true;
   }
-  for (auto& [type, g] : by_type_time) {
+  for (auto& [type, g] : k.by_type_time) {
     g.target = normalised(p.type_share_of_gpu_time_percent, type);
     g.of_gpu_time = true;
   }
-  const auto state_share = [](const std::map<JobState, double>& m, JobState s) {
-    double total = 0;
-    for (const auto& [state, v] : m)
-      total += v;
-    const auto it = m.find(s);
-    return it == m.end() || total <= 0 ? 0.0 : it->second / total;
-  };
-  for (JobState s : states) {
-    by_state_jobs[s].target = state_share(p.state_share_of_jobs_percent, s);
-    by_state_time[s].target = state_share(p.state_share_of_gpu_time_percent, s);
-    by_state_time[s].of_gpu_time = true;
+  for (JobState s : STATES) {
+    k.by_state_jobs[s].target = normalised(p.state_share_of_jobs_percent, s);
+    k.by_state_time[s].target = normalised(p.state_share_of_gpu_time_percent, s);
+    k.by_state_time[s].of_gpu_time = true;
   }
+}
 
-  std::vector<std::vector<Group>*> families{&by_type_band, &by_job_interval, &by_time_interval};
+// The families in the order the fit meets them; a family the cluster has no numbers for is empty.
+std::vector<std::vector<Group>> families_of(const PublishedCluster& p, Constraints& k)
+{
   std::vector<Group> type_time, state_jobs, state_time;
   if (!p.type_share_of_gpu_time_percent.empty())
-    for (auto& [t, g] : by_type_time)
+    for (auto& [t, g] : k.by_type_time)
       type_time.push_back(g);
   if (!p.state_share_of_jobs_percent.empty())
-    for (JobState s : states) {
-      state_jobs.push_back(by_state_jobs[s]);
-      state_time.push_back(by_state_time[s]);
+    for (JobState s : STATES) {
+      state_jobs.push_back(k.by_state_jobs[s]);
+      state_time.push_back(k.by_state_time[s]);
     }
-  families.push_back(&type_time);
-  families.push_back(&state_jobs);
-  families.push_back(&state_time);
+  return {k.by_type_band, k.by_job_interval, k.by_time_interval, type_time, state_jobs, state_time};
+}
 
-  auto& cells = result.cells;
-  const auto sum = [&](const Group& g) {
+// Iterative proportional fitting of the cells' shares to the families' targets.
+class ProportionalFit {
+public:
+  ProportionalFit(std::vector<CalibrationCell>& cells, const std::vector<double>& coefficient)
+      : cells_(cells), coefficient_(coefficient)
+  {
+  }
+
+  // Meets every family in turn until the largest relative miss is under the tolerance or the
+  // iterations run out; records both in `result`.
+  void run(const std::vector<std::vector<Group>>& families, const CalibrationOptions& options,
+           AcmeCalibration& result)
+  {
+    for (result.iterations = 1; result.iterations <= options.max_iterations; ++result.iterations) {
+      double residual = 0;
+      for (const auto& family : families) {
+        const double gpu_time = total_gpu_time();
+        for (const Group& g : family) {
+          const double target = g.of_gpu_time ? g.target * gpu_time : g.target;
+          const double current = sum(g);
+          if (current <= 0 || target <= 0)
+            continue;
+          residual = std::max(residual, std::abs(current / target - 1));
+          if (g.of_gpu_time) {
+            tilt(g, target);
+          } else {
+            const double factor = target / current;
+            for (std::size_t c : g.cells)
+              cells_[c].share *= factor;
+          }
+        }
+      }
+      result.max_residual = residual;
+      if (residual < options.tolerance)
+        break;
+    }
+  }
+
+private:
+  double sum(const Group& g) const
+  {
     double s = 0;
     for (std::size_t c : g.cells)
-      s += (g.of_gpu_time ? coefficient[c] : 1.0) * cells[c].share;
+      s += (g.of_gpu_time ? coefficient_[c] : 1.0) * cells_[c].share;
     return s;
-  };
-  const auto total_gpu_time = [&] {
+  }
+
+  double total_gpu_time() const
+  {
     double s = 0;
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      s += coefficient[c] * cells[c].share;
+    for (std::size_t c = 0; c < cells_.size(); ++c)
+      s += coefficient_[c] * cells_[c].share;
     return s;
-  };
+  }
+
   // Counting constraints are met by scaling their cells alike. GPU-time constraints tilt their
   // cells by exp(lambda x GPU-seconds), lambda found by Newton's method: the exact projection
   // for a constraint weighted by GPU-seconds, which moves mass toward longer or larger cells
   // within the group (scaling alike could never make CANCELLED jobs longer than COMPLETED ones).
-  const auto tilt = [&](const Group& g, double target) {
+  void tilt(const Group& g, double target)
+  {
     double scale = 0;
     for (std::size_t c : g.cells)
-      scale = std::max(scale, coefficient[c]);
+      scale = std::max(scale, coefficient_[c]);
     if (scale <= 0)
       return;
     double lambda = 0;
     for (int step = 0; step < 50; ++step) {
       double f = -target, df = 0;
       for (std::size_t c : g.cells) {
-        const double x = coefficient[c] / scale;
-        const double w = coefficient[c] * cells[c].share * std::exp(lambda * x);
+        const double x = coefficient_[c] / scale;
+        const double w = coefficient_[c] * cells_[c].share * std::exp(lambda * x);
         f += w;
         df += w * x;
       }
@@ -232,33 +292,17 @@ AcmeCalibration calibrate_to_published(const PublishedCluster& p, const Calibrat
       lambda -= std::clamp(f / df, -5.0, 5.0);
     }
     for (std::size_t c : g.cells)
-      cells[c].share *= std::exp(lambda * coefficient[c] / scale);
-  };
-  for (result.iterations = 1; result.iterations <= options.max_iterations; ++result.iterations) {
-    double residual = 0;
-    for (auto* family : families) {
-      const double gpu_time = total_gpu_time();
-      for (const Group& g : *family) {
-        const double target = g.of_gpu_time ? g.target * gpu_time : g.target;
-        const double current = sum(g);
-        if (current <= 0 || target <= 0)
-          continue;
-        residual = std::max(residual, std::abs(current / target - 1));
-        if (g.of_gpu_time) {
-          tilt(g, target);
-        } else {
-          const double factor = target / current;
-          for (std::size_t c : g.cells)
-            cells[c].share *= factor;
-        }
-      }
-    }
-    result.max_residual = residual;
-    if (residual < options.tolerance)
-      break;
+      cells_[c].share *= std::exp(lambda * coefficient_[c] / scale);
   }
-  // Renormalise (the families above keep the total at 1 only up to the residual) and drop
-  // cells the fit emptied.
+
+  std::vector<CalibrationCell>& cells_;
+  const std::vector<double>& coefficient_;
+};
+
+// Renormalises (the families keep the total at 1 only up to the residual) and drops the cells
+// the fit emptied.
+void renormalise(std::vector<CalibrationCell>& cells)
+{
   double total = 0;
   for (const auto& c : cells)
     total += c.share;
@@ -269,6 +313,23 @@ AcmeCalibration calibrate_to_published(const PublishedCluster& p, const Calibrat
       kept.push_back(c);
     }
   cells = std::move(kept);
+}
+
+} // namespace
+
+AcmeCalibration calibrate_to_published(const PublishedCluster& p, const CalibrationOptions& options)
+{
+  require_published_curves(p);
+  Constraints constraints;
+  constraints.job_intervals = intervals_of(p.gpu_count_cdf_by_jobs);
+  constraints.time_intervals = intervals_of(p.gpu_count_cdf_by_gpu_time);
+  AcmeCalibration result;
+  result.cluster = p.name;
+  std::vector<double> coefficient;
+  add_prior_cells(p, options, result, coefficient, constraints);
+  set_targets(p, constraints);
+  ProportionalFit(result.cells, coefficient).run(families_of(p, constraints), options, result);
+  renormalise(result.cells);
   return result;
 }
 

@@ -22,15 +22,9 @@ namespace {
 constexpr int MAX_OFFSET_MINUTES = 14 * 60;
 constexpr std::string_view TIMESTAMP_EXPECTED = "expected a timestamp like 2023-03-01 00:18:22+08:00";
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+using trace_io::trim;
 
-std::string_view trim(std::string_view s)
-{
-  const std::size_t first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos)
-    return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Reads exactly `n` digits at `pos`: shorter or longer digit runs make a malformed field.
 bool take_digits(std::string_view s, std::size_t& pos, std::size_t n, int& out)
@@ -299,18 +293,16 @@ using trace_io::is_blank;
 using trace_io::next_line;
 using trace_io::throw_if_read_error;
 
-// `size_hint` is the input size in bytes if known (0 if not), used to reserve the job vector.
-Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint,
+void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log,
                     JobTypeColumn types)
 {
-  Workload workload;
-  workload.source = source;
+  const std::string& source = input.source;
   std::string line;
   std::size_t line_no = 0;
   bool have_header = false;
-  while (!have_header && next_line(in, line, line_no))
+  while (!have_header && next_line(input.in, line, line_no))
     have_header = !is_blank(line);
-  throw_if_read_error(in, source);
+  throw_if_read_error(input.in, source);
   if (!have_header)
     throw InputError(Diagnostic{source, "", "", "empty file, expected a header line"});
 
@@ -323,26 +315,27 @@ Workload read_trace(std::istream& in, const std::string& source, BadRowPolicy on
     throw InputError(Diagnostic{line_where(source, line_no), "", "", "malformed header: " + std::string(problem)});
   const Columns cols = find_columns(fields, source, line_no, types);
 
-  trace_io::BadRowLog log(source);
   RowParser parser(cols, source, log);
-  while (next_line(in, line, line_no)) {
+  while (next_line(input.in, line, line_no)) {
     if (is_blank(line))
       continue;
-    if (size_hint > 0 && workload.jobs.capacity() == 0) {
-      // Rows of one trace have similar lengths, so the first one predicts the row count.
-      const std::uintmax_t row_bytes = std::max<std::uintmax_t>(line.size() + 1, 32);
-      workload.jobs.reserve(static_cast<std::size_t>(size_hint / row_bytes + 16));
-    }
+    // Rows of one trace have similar lengths, so the first one predicts the row count.
+    trace_io::reserve_for_lines(workload.jobs, input.size_hint, line.size(), 32);
     Job job;
     if (const auto problem = split_csv_line(line, fields, scratch); !problem.empty())
       parser.reject_line(line_no, problem);
     else if (parser.parse(fields, line_no, job))
       workload.jobs.push_back(std::move(job));
   }
-  throw_if_read_error(in, source);
+  throw_if_read_error(input.in, source);
+}
 
-  trace_io::finish_workload(workload, log, on_bad_row);
-  return workload;
+// The reader of one kind of Slurm job CSV.
+trace_io::JobsReader acme_jobs_reader(JobTypeColumn types)
+{
+  return [types](const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log) {
+    read_acme_jobs(input, workload, log, types);
+  };
 }
 
 } // namespace
@@ -382,13 +375,12 @@ std::optional<double> parse_timestamp(std::string_view text)
 Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
                          JobTypeColumn types)
 {
-  return read_trace(in, source_name, on_bad_row, 0, types);
+  return trace_io::read_workload(in, source_name, on_bad_row, acme_jobs_reader(types));
 }
 
 Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row, JobTypeColumn types)
 {
-  trace_io::TraceFile file(path);
-  return read_trace(file.stream(), path, on_bad_row, file.size(), types);
+  return trace_io::read_workload_file(path, on_bad_row, acme_jobs_reader(types));
 }
 
 } // namespace acmesim

@@ -75,6 +75,16 @@ public:
     return v;
   }
 
+  // Which of two words the cell is (0: `first`, 1: `second`); reported (and nullopt) if neither.
+  std::optional<std::size_t> one_of(const Row& row, std::size_t col, std::string_view first, std::string_view second)
+  {
+    const std::string_view cell = row.cells[col];
+    if (cell == first || cell == second)
+      return cell == first ? 0 : 1;
+    error(row.line, header_[col], std::string(cell), "expected " + std::string(first) + " or " + std::string(second));
+    return std::nullopt;
+  }
+
   std::optional<JobType> type(const Row& row, std::size_t col)
   {
     const auto t = parse_enum<JobType>(row.cells[col]);
@@ -108,17 +118,25 @@ private:
   std::vector<Row> rows_;
 };
 
-// Columns of a table, or nullopt if any is missing (each missing one is reported).
-template <std::size_t N> std::optional<std::array<std::size_t, N>> columns(CsvTable& t, const char* const (&names)[N])
+// Every published file is read the same way: the table, then its named columns (each missing
+// one reported; then no row is read), then `each_row(table, row, columns)` for every row, with
+// the columns' indexes in the order of `names`.
+template <std::size_t N, class EachRow>
+void for_each_row(std::string file, std::string_view text, DiagnosticList& diags, const char* const (&names)[N],
+                  EachRow each_row)
 {
-  std::array<std::size_t, N> cols{};
-  bool ok = true;
+  CsvTable table(std::move(file), text, diags);
+  std::array<std::size_t, N> columns{};
+  bool all_found = true;
   for (std::size_t i = 0; i < N; ++i) {
-    const auto c = t.column(names[i]);
-    ok = ok && c.has_value();
-    cols[i] = c.value_or(0);
+    const auto c = table.column(names[i]);
+    all_found = all_found && c.has_value();
+    columns[i] = c.value_or(0);
   }
-  return ok ? std::optional(cols) : std::nullopt;
+  if (!all_found)
+    return;
+  for (const auto& row : table.rows())
+    each_row(table, row, columns);
 }
 
 PublishedCluster& cluster(PublishedAcme& acme, std::string_view name)
@@ -139,79 +157,64 @@ void add_point(PublishedCdf& cdf, double x, double percent)
 
 void parse_cluster_summary(PublishedAcme& acme, std::string_view text, DiagnosticList& diags)
 {
-  CsvTable t("cluster_summary.csv", text, diags);
-  const auto id = t.column("id");
-  if (!id)
-    return;
-  for (const auto& row : t.rows()) {
-    auto& c = cluster(acme, row.cells[*id]);
+  for_each_row("cluster_summary.csv", text, diags, {"id"}, [&](CsvTable& t, const CsvTable::Row& row, const auto& c) {
+    const std::size_t id = c[0];
+    auto& cl = cluster(acme, row.cells[id]);
     for (std::size_t col = 0; col < row.cells.size(); ++col)
-      if (col != *id && !row.cells[col].empty())
+      if (col != id && !row.cells[col].empty())
         if (const auto v = t.number(row, col))
-          c.summary[t.header()[col]] = *v;
+          cl.summary[t.header()[col]] = *v;
     const std::pair<JobState, const char*> states[] = {
         {JobState::Completed, "complete"}, {JobState::Cancelled, "cancel"}, {JobState::Failed, "fail"}};
     for (const auto& [state, prefix] : states) {
-      if (const auto v = c.summary_value(std::string(prefix) + "_rate_gpu"))
-        c.state_share_of_jobs_percent[state] = 100 * *v;
-      if (const auto v = c.summary_value(std::string(prefix) + "_rate_gpu_time"))
-        c.state_share_of_gpu_time_percent[state] = 100 * *v;
+      if (const auto v = cl.summary_value(std::string(prefix) + "_rate_gpu"))
+        cl.state_share_of_jobs_percent[state] = 100 * *v;
+      if (const auto v = cl.summary_value(std::string(prefix) + "_rate_gpu_time"))
+        cl.state_share_of_gpu_time_percent[state] = 100 * *v;
     }
-  }
+  });
 }
 
 void parse_fig2a(PublishedAcme& acme, std::string_view text, DiagnosticList& diags)
 {
-  CsvTable t("fig2a_gpu_job_duration_cdf_all_traces.csv", text, diags);
-  const auto c = columns(t, {"cluster", "x_seconds", "cdf_percent"});
-  if (!c)
-    return;
-  for (const auto& row : t.rows()) {
-    const auto x = t.number(row, (*c)[1]), p = t.number(row, (*c)[2]);
-    if (x && p)
-      add_point(cluster(acme, row.cells[(*c)[0]]).duration_cdf, *x, *p);
-  }
+  for_each_row("fig2a_gpu_job_duration_cdf_all_traces.csv", text, diags, {"cluster", "x_seconds", "cdf_percent"},
+               [&](CsvTable& t, const CsvTable::Row& row, const auto& c) {
+                 const auto x = t.number(row, c[1]), p = t.number(row, c[2]);
+                 if (x && p)
+                   add_point(cluster(acme, row.cells[c[0]]).duration_cdf, *x, *p);
+               });
 }
 
 void parse_fig3(PublishedAcme& acme, std::string_view text, DiagnosticList& diags)
 {
-  CsvTable t("fig3_gpu_num_cdf.csv", text, diags);
-  const auto c = columns(t, {"cluster", "weighting", "gpu_num_upper", "cdf_percent"});
-  if (!c)
-    return;
-  for (const auto& row : t.rows()) {
-    const std::string_view weighting = row.cells[(*c)[1]];
-    if (weighting != "jobs" && weighting != "gpu_time") {
-      t.error(row.line, "weighting", std::string(weighting), "expected jobs or gpu_time");
-      continue;
-    }
-    const auto x = t.number(row, (*c)[2]), p = t.number(row, (*c)[3]);
-    if (!x || !p)
-      continue;
-    auto& cl = cluster(acme, row.cells[(*c)[0]]);
-    add_point(weighting == "jobs" ? cl.gpu_count_cdf_by_jobs : cl.gpu_count_cdf_by_gpu_time, *x, *p);
-  }
+  for_each_row("fig3_gpu_num_cdf.csv", text, diags, {"cluster", "weighting", "gpu_num_upper", "cdf_percent"},
+               [&](CsvTable& t, const CsvTable::Row& row, const auto& c) {
+                 const auto weighting = t.one_of(row, c[1], "jobs", "gpu_time");
+                 if (!weighting)
+                   return;
+                 const auto x = t.number(row, c[2]), p = t.number(row, c[3]);
+                 if (!x || !p)
+                   return;
+                 auto& cl = cluster(acme, row.cells[c[0]]);
+                 add_point(*weighting == 0 ? cl.gpu_count_cdf_by_jobs : cl.gpu_count_cdf_by_gpu_time, *x, *p);
+               });
 }
 
 void parse_fig6(PublishedAcme& acme, std::string_view text, DiagnosticList& diags)
 {
-  CsvTable t("fig6_duration_queue_cdf_by_type.csv", text, diags);
-  const auto c = columns(t, {"cluster", "metric", "job_type", "x_seconds", "cdf_percent"});
-  if (!c)
-    return;
-  for (const auto& row : t.rows()) {
-    const std::string_view metric = row.cells[(*c)[1]];
-    if (metric != "duration" && metric != "queue") {
-      t.error(row.line, "metric", std::string(metric), "expected duration or queue");
-      continue;
-    }
-    const auto type = t.type(row, (*c)[2]);
-    const auto x = t.number(row, (*c)[3]), p = t.number(row, (*c)[4]);
-    if (!type || !x || !p)
-      continue;
-    auto& cl = cluster(acme, row.cells[(*c)[0]]);
-    add_point((metric == "duration" ? cl.duration_cdf_by_type : cl.queue_cdf_by_type)[*type], *x, *p);
-  }
+  for_each_row("fig6_duration_queue_cdf_by_type.csv", text, diags,
+               {"cluster", "metric", "job_type", "x_seconds", "cdf_percent"},
+               [&](CsvTable& t, const CsvTable::Row& row, const auto& c) {
+                 const auto metric = t.one_of(row, c[1], "duration", "queue");
+                 if (!metric)
+                   return;
+                 const auto type = t.type(row, c[2]);
+                 const auto x = t.number(row, c[3]), p = t.number(row, c[4]);
+                 if (!type || !x || !p)
+                   return;
+                 auto& cl = cluster(acme, row.cells[c[0]]);
+                 add_point((*metric == 0 ? cl.duration_cdf_by_type : cl.queue_cdf_by_type)[*type], *x, *p);
+               });
 }
 
 std::optional<BoxStats> parse_box(CsvTable& t, const CsvTable::Row& row, std::size_t col)
@@ -233,44 +236,45 @@ std::optional<BoxStats> parse_box(CsvTable& t, const CsvTable::Row& row, std::si
   return BoxStats{v[0], v[1], v[2], v[3], v[4]};
 }
 
+// One row of the treemap file: a Fig. 5 box, a Fig. 4 treemap share or a job-state bar.
+void parse_treemap_row(PublishedAcme& acme, CsvTable& t, const CsvTable::Row& row, const std::array<std::size_t, 5>& c)
+{
+  const std::string_view figure = row.cells[c[0]], key = row.cells[c[3]];
+  auto& cl = cluster(acme, row.cells[c[1]]);
+  if (figure == "fig5_box") {
+    const auto type = t.type(row, c[3]);
+    const auto box = parse_box(t, row, c[4]);
+    if (type && box)
+      cl.gpu_box_by_type[*type] = *box;
+    return;
+  }
+  const auto quantity = t.one_of(row, c[2], "share_of_gpu_job_count", "share_of_gpu_time");
+  if (!quantity)
+    return;
+  const bool by_count = *quantity == 0;
+  if (figure == "fig4_treemap") {
+    const auto type = t.type(row, c[3]);
+    const auto v = t.number(row, c[4]);
+    if (type && v)
+      (by_count ? cl.type_share_of_jobs_percent : cl.type_share_of_gpu_time_percent)[*type] = *v;
+  } else if (figure == "bar_job_state") {
+    const auto state = parse_enum<JobState>(key);
+    if (!state) {
+      t.error(row.line, "job_type_or_state", std::string(key), "expected a job state: " + enum_name_list<JobState>());
+      return;
+    }
+    // The bar chart is drawn from cluster_summary.csv, which has more digits: it only fills gaps.
+    if (const auto v = t.number(row, c[4]))
+      (by_count ? cl.state_share_of_jobs_percent : cl.state_share_of_gpu_time_percent).emplace(*state, *v);
+  }
+  // Other figures may be added to the file later; they are not targets of this model.
+}
+
 void parse_treemap(PublishedAcme& acme, std::string_view text, DiagnosticList& diags)
 {
-  CsvTable t("treemap_jobstate_box_summary.csv", text, diags);
-  const auto c = columns(t, {"figure", "cluster", "quantity", "job_type_or_state", "value"});
-  if (!c)
-    return;
-  for (const auto& row : t.rows()) {
-    const std::string_view figure = row.cells[(*c)[0]], quantity = row.cells[(*c)[2]], key = row.cells[(*c)[3]];
-    auto& cl = cluster(acme, row.cells[(*c)[1]]);
-    const bool by_count = quantity == "share_of_gpu_job_count";
-    if (figure == "fig5_box") {
-      const auto type = t.type(row, (*c)[3]);
-      const auto box = parse_box(t, row, (*c)[4]);
-      if (type && box)
-        cl.gpu_box_by_type[*type] = *box;
-      continue;
-    }
-    if (!by_count && quantity != "share_of_gpu_time") {
-      t.error(row.line, "quantity", std::string(quantity), "expected share_of_gpu_job_count or share_of_gpu_time");
-      continue;
-    }
-    if (figure == "fig4_treemap") {
-      const auto type = t.type(row, (*c)[3]);
-      const auto v = t.number(row, (*c)[4]);
-      if (type && v)
-        (by_count ? cl.type_share_of_jobs_percent : cl.type_share_of_gpu_time_percent)[*type] = *v;
-    } else if (figure == "bar_job_state") {
-      const auto state = parse_enum<JobState>(key);
-      if (!state) {
-        t.error(row.line, "job_type_or_state", std::string(key), "expected a job state: " + enum_name_list<JobState>());
-        continue;
-      }
-      // The bar chart is drawn from cluster_summary.csv, which has more digits: it only fills gaps.
-      if (const auto v = t.number(row, (*c)[4]))
-        (by_count ? cl.state_share_of_jobs_percent : cl.state_share_of_gpu_time_percent).emplace(*state, *v);
-    }
-    // Other figures may be added to the file later; they are not targets of this model.
-  }
+  for_each_row("treemap_jobstate_box_summary.csv", text, diags,
+               {"figure", "cluster", "quantity", "job_type_or_state", "value"},
+               [&](CsvTable& t, const CsvTable::Row& row, const auto& c) { parse_treemap_row(acme, t, row, c); });
 }
 
 std::string lowercase(std::string_view s)

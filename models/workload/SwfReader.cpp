@@ -165,49 +165,39 @@ bool is_comment(std::string_view line)
   return first != std::string_view::npos && line[first] == ';';
 }
 
-// `size_hint` is the input size in bytes if known (0 if not), used to reserve the job vector.
-Workload read_swf(std::istream& in, const std::string& source, BadRowPolicy on_bad_row, std::uintmax_t size_hint)
+void read_swf_jobs(const trace_io::TraceInput& input, Workload& workload, BadRowLog& log)
 {
-  Workload workload;
-  workload.source = source;
-  BadRowLog log(source);
-  RowParser parser(log, source);
+  RowParser parser(log, input.source);
   std::string line;
   std::size_t line_no = 0;
   bool any_line = false;
-  while (trace_io::next_line(in, line, line_no)) {
+  while (trace_io::next_line(input.in, line, line_no)) {
     if (trace_io::is_blank(line))
       continue;
     any_line = true;
     if (is_comment(line))
       continue;
-    if (size_hint > 0 && workload.jobs.capacity() == 0) {
-      // Lines of one log have similar lengths, so the first one predicts the job count.
-      const std::uintmax_t line_bytes = std::max<std::uintmax_t>(line.size() + 1, 36);
-      workload.jobs.reserve(static_cast<std::size_t>(size_hint / line_bytes + 16));
-    }
+    // Lines of one log have similar lengths, so the first one predicts the job count.
+    trace_io::reserve_for_lines(workload.jobs, input.size_hint, line.size(), 36);
     Job job;
     if (parser.parse(line, line_no, job) == RowParser::Outcome::Job)
       workload.jobs.push_back(std::move(job));
   }
-  trace_io::throw_if_read_error(in, source);
+  trace_io::throw_if_read_error(input.in, input.source);
   if (!any_line)
-    throw InputError(Diagnostic{source, "", "", "empty file, expected SWF job lines"});
-  trace_io::finish_workload(workload, log, on_bad_row);
-  return workload;
+    throw InputError(Diagnostic{input.source, "", "", "empty file, expected SWF job lines"});
 }
 
 } // namespace
 
 Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
 {
-  return read_swf(in, source_name, on_bad_row, 0);
+  return trace_io::read_workload(in, source_name, on_bad_row, read_swf_jobs);
 }
 
 Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row)
 {
-  trace_io::TraceFile file(path);
-  return read_swf(file.stream(), path, on_bad_row, file.size());
+  return trace_io::read_workload_file(path, on_bad_row, read_swf_jobs);
 }
 
 } // namespace acmesim

@@ -82,12 +82,42 @@ void BadRowLog::throw_if_any() const
   all.throw_if_any();
 }
 
-void finish_workload(Workload& workload, const BadRowLog& bad_rows, BadRowPolicy on_bad_row)
+namespace {
+
+Workload read_workload(const TraceInput& input, BadRowPolicy on_bad_row, const JobsReader& read_jobs)
 {
+  Workload workload;
+  workload.source = input.source;
+  BadRowLog log(input.source);
+  read_jobs(input, workload, log);
   if (on_bad_row == BadRowPolicy::Error)
-    bad_rows.throw_if_any();
-  workload.skipped_rows = bad_rows.bad_rows();
+    log.throw_if_any();
+  workload.skipped_rows = log.bad_rows();
   normalise_workload(workload);
+  return workload;
+}
+
+} // namespace
+
+Workload read_workload(std::istream& in, const std::string& source, BadRowPolicy on_bad_row,
+                       const JobsReader& read_jobs)
+{
+  return read_workload(TraceInput{in, source, 0}, on_bad_row, read_jobs);
+}
+
+Workload read_workload_file(const std::string& path, BadRowPolicy on_bad_row, const JobsReader& read_jobs)
+{
+  TraceFile file(path);
+  return read_workload(TraceInput{file.stream(), path, file.size()}, on_bad_row, read_jobs);
+}
+
+void reserve_for_lines(std::vector<Job>& jobs, std::uintmax_t size_hint, std::size_t line_length,
+                       std::size_t min_line_bytes)
+{
+  if (size_hint == 0 || jobs.capacity() > 0)
+    return;
+  const std::uintmax_t line_bytes = std::max<std::uintmax_t>(line_length + 1, min_line_bytes);
+  jobs.reserve(static_cast<std::size_t>(size_hint / line_bytes + 16));
 }
 
 TraceFile::TraceFile(const std::string& path)

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <string>
@@ -56,8 +57,34 @@ private:
   bool row_bad_ = false;
 };
 
-// Reports the bad rows (policy Error) or counts them as skipped (Skip), then normalises.
-void finish_workload(Workload& workload, const BadRowLog& bad_rows, BadRowPolicy on_bad_row);
+// Where a reader reads from: the stream, its name in diagnostics, and its size in bytes (0 if
+// unknown), from which a reader can tell how many jobs to make room for.
+struct TraceInput {
+  std::istream& in;
+  const std::string& source;
+  std::uintmax_t size_hint = 0;
+};
+
+// What a format's reader does with one input: reads every job into the workload, each bad row
+// (or job) into the log, and throws InputError for what no policy can pass over (an empty
+// input, a missing column, a syntax error, a read error).
+using JobsReader = std::function<void(const TraceInput& input, Workload& workload, BadRowLog& log)>;
+
+// What every reader does around its own part: a workload named after the source, `read_jobs`,
+// then the bad rows reported (policy Error) or counted as skipped (Skip), and the result
+// normalised (sorted, time 0 = first submission).
+Workload read_workload(std::istream& in, const std::string& source, BadRowPolicy on_bad_row,
+                       const JobsReader& read_jobs);
+// The same on the file at `path`, opened as a TraceFile: the path is the source, the file size
+// the hint.
+Workload read_workload_file(const std::string& path, BadRowPolicy on_bad_row, const JobsReader& read_jobs);
+
+// Makes room in `jobs`, before the first job of an input with a job per line, for as many jobs
+// as `size_hint` bytes hold if every line is as long as this first one (`line_length` bytes,
+// counted as at least `min_line_bytes` with its line ending): the lines of one trace have
+// similar lengths. Nothing if the size is unknown (0) or room was made already.
+void reserve_for_lines(std::vector<Job>& jobs, std::uintmax_t size_hint, std::size_t line_length,
+                       std::size_t min_line_bytes);
 
 // An input file opened for fast sequential reading; InputError if it is a directory or cannot
 // be opened.

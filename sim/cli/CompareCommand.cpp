@@ -1,4 +1,5 @@
 #include "models/common/InputError.hpp"
+#include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/OptionParsing.hpp"
@@ -68,13 +69,10 @@ std::optional<CompareArgs> parse_compare(const std::vector<std::string>& args)
       "out,o", po::value<std::string>()->default_value("results/compare"), "results directory")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario key: key.path=value")(
       "quiet,q", "no progress line");
-  po::positional_options_description positional;
-  positional.add("scenario", 2);
-  const auto vm = parse_options(left, options, positional);
-  if (vm.count("help")) {
-    std::cout << COMPARE_USAGE << options;
+  const auto parsed = parse_command_line(left, options, {"scenario", 2}, COMPARE_USAGE);
+  if (!parsed)
     return std::nullopt;
-  }
+  const po::variables_map& vm = *parsed;
   CompareArgs c;
   const auto scenarios = strings_of(vm, "scenario");
   if (vs == args.end()) {

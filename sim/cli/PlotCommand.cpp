@@ -1,11 +1,12 @@
 // `acmesim plot RESULTS_DIR`: figures from a run, comparison or sweep directory. The figures are
-// drawn by a Python script (sim/plot/acmesim_plot.py, embedded in the binary at configure time)
-// because matplotlib draws them better than anything a C++ build can depend on; this command
-// checks its arguments, runs the script with python3 and passes its exit code on.
+// drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
+// script and embedded in the binary at configure time) because matplotlib draws them better
+// than anything a C++ build can depend on; this command checks its arguments, runs the script
+// with python3 and passes its exit code on.
 #include "models/common/InputError.hpp"
+#include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
-#include "sim/cli/OptionParsing.hpp"
 #include "sim/experiment/ChildProcesses.hpp"
 
 #include <boost/program_options.hpp>
@@ -33,6 +34,7 @@ Draws figures from a results directory written by `acmesim run`, `acmesim compar
 `acmesim sweep` (told apart by the files in it) into --out (default RESULTS_DIR/plots/) and
 prints the path of each file written. Needs python3 with matplotlib; ACMESIM_PYTHON names
 another interpreter. See docs/plots.md.
+
 )";
 
 // The interpreter: ACMESIM_PYTHON when set (a virtualenv with matplotlib, say), else python3 on PATH.
@@ -50,15 +52,10 @@ int cmd_plot(const std::vector<std::string>& args)
   options.add_options()("help,h", "show this help")("results", po::value<std::string>(), "results directory")(
       "format", po::value<std::string>()->default_value("png"), "png or svg")(
       "out,o", po::value<std::string>(), "output directory (default RESULTS_DIR/plots)");
-  po::positional_options_description positional;
-  positional.add("results", 1);
-  const auto vm = parse_options(args, options, positional);
-  if (vm.count("help")) {
-    std::cout << PLOT_USAGE << '\n' << options;
+  const auto parsed = parse_command_line(args, options, {"results", 1, "plot needs a RESULTS_DIR"}, PLOT_USAGE);
+  if (!parsed)
     return EXIT_OK;
-  }
-  if (!vm.count("results"))
-    throw UsageError("plot needs a RESULTS_DIR");
+  const po::variables_map& vm = *parsed;
   const std::string results = vm["results"].as<std::string>();
   const std::string format = vm["format"].as<std::string>();
   if (format != "png" && format != "svg")

@@ -1,4 +1,5 @@
 #include "models/common/InputError.hpp"
+#include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/OptionParsing.hpp"
@@ -67,15 +68,10 @@ int cmd_sweep(const std::vector<std::string>& args)
       "throttle", po::value<std::string>(), "most Slurm array tasks running at once, 0: no limit (overrides "
                                             "slurm.throttle)")(
       "quiet,q", "no progress line");
-  po::positional_options_description positional;
-  positional.add("sweep", 1);
-  const auto vm = parse_options(args, options, positional);
-  if (vm.count("help")) {
-    std::cout << SWEEP_USAGE << options;
+  const auto parsed = parse_command_line(args, options, {"sweep", 1, "sweep needs a sweep file"}, SWEEP_USAGE);
+  if (!parsed)
     return EXIT_OK;
-  }
-  if (!vm.count("sweep"))
-    throw UsageError("sweep needs a sweep file");
+  const po::variables_map& vm = *parsed;
   const std::string backend = vm["backend"].as<std::string>();
   if (backend != "local" && backend != "slurm")
     throw UsageError("--backend must be local or slurm, not '" + backend + "'");

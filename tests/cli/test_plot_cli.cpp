@@ -307,6 +307,19 @@ TEST_CASE("plot: a bad --format, a missing directory or no directory at all exit
   CHECK(help.out.find("--format") != std::string::npos);
 }
 
+TEST_CASE("plot --help: the usage, a blank line, then the options, before any other check")
+{
+  const CliOutcome help = run_acmesim("plot --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.err.empty());
+  CHECK(help.out.rfind("usage: acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]\n", 0) == 0);
+  const std::size_t options = help.out.find("See docs/plots.md.\n\nplot options:\n");
+  CHECK(options != std::string::npos);
+  CHECK(help.out.find("[ --out ]", options) != std::string::npos);
+  // Asking for help is never an error: not without RESULTS_DIR, not with a bad --format.
+  CHECK(run_acmesim("plot --format bmp --help").exit_code == 0);
+}
+
 TEST_CASE("plot: without python3 or matplotlib the message says what to install")
 {
   const fs::path dir = run_dir("run-no-python");

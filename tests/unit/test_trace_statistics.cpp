@@ -275,6 +275,34 @@ TEST_CASE("published Acme: a malformed file is an InputError naming file and lin
   CHECK_THROWS_AS(read_published_acme_directory("/nonexistent-dir"), InputError);
 }
 
+TEST_CASE("published Acme: a word column holding neither of its two words is reported with its value")
+{
+  PublishedAcmeTexts texts;
+  texts.cluster_summary = "id,job_num\nSeren,10\n";
+  texts.fig2a_duration_cdf = "cluster,x_seconds,cdf_percent\nSeren,1,2\n";
+  texts.fig3_gpu_num_cdf = "cluster,weighting,gpu_num_upper,cdf_percent\nSeren,jobs,1,54\nSeren,hours,x,96\n";
+  texts.fig6_duration_queue_cdf = "cluster,metric,job_type,x_seconds,cdf_percent\nSeren,wait,Nope,1,2\n";
+  texts.treemap_state_box = "figure,cluster,quantity,job_type_or_state,value\n"
+                            "fig4_treemap,Seren,share_of_jobs,Eval,3\n"
+                            "fig5_box,Seren,share_of_jobs,Eval,1|2|3|0|4\n";
+  std::vector<Diagnostic> ds;
+  try {
+    parse_published_acme(texts);
+  } catch (const InputError& e) {
+    ds = e.diagnostics();
+  }
+  // Nothing else of a row is read once its word is wrong, so each row has one problem; a box
+  // row has no quantity to check.
+  REQUIRE(ds.size() == 3);
+  CHECK(ds[0].to_string() == Diagnostic{"fig3_gpu_num_cdf.csv:3", "weighting", "hours", "expected jobs or gpu_time"}
+                                 .to_string());
+  CHECK(ds[1].to_string() ==
+        Diagnostic{"fig6_duration_queue_cdf_by_type.csv:2", "metric", "wait", "expected duration or queue"}.to_string());
+  CHECK(ds[2].to_string() == Diagnostic{"treemap_jobstate_box_summary.csv:2", "quantity", "share_of_jobs",
+                                        "expected share_of_gpu_job_count or share_of_gpu_time"}
+                                 .to_string());
+}
+
 TEST_CASE("trace comparison: gaps in points and the largest gap of each curve on a hand-made case")
 {
   PublishedCluster p;
