@@ -23,79 +23,58 @@ const std::vector<std::string> KEYS{
 
 void read_job_types(MapReader& m, std::vector<JobType>& out)
 {
-  const ConfigNode* node = m.get("job_types");
-  const std::string key = m.key_of("job_types");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one job type: " + enum_name_list<JobType>() +
-                                  " (to turn checkpointing off, set checkpoint.enabled: false)");
-    return;
+  read_list(m, "job_types",
+            "expected at least one job type: " + enum_name_list<JobType>() +
+                " (to turn checkpointing off, set checkpoint.enabled: false)",
+            out,
+            [&](const ConfigNode& item, const std::string& key,
+                const std::vector<JobType>& listed) -> std::optional<JobType> {
+              const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
+              if (!type)
+                m.checker().error(item, key, "unknown job type; valid types: " + enum_name_list<JobType>());
+              else if (std::find(listed.begin(), listed.end(), *type) != listed.end())
+                m.checker().error(item, key, "job type listed twice");
+              else
+                return type;
+              return std::nullopt;
+            });
+}
+
+// One rule {max_gpus: N, params_b: B}; nullopt after reporting it. `previous_max_gpus` is that
+// of the last rule whose max_gpus could be read: rules are searched in order for the first
+// max_gpus >= the job's GPUs, so out of order a later rule could never match, which is surely
+// not what was meant.
+std::optional<ModelSizeRule> read_model_size(ConfigChecker& checker, const ConfigNode& item, const std::string& key,
+                                             int& previous_max_gpus)
+{
+  MapReader r(checker, &item, key, {"max_gpus", "params_b"});
+  if (!r.ok() || item.kind == ConfigNode::Kind::Null) {
+    if (r.ok()) // an empty `-` item: MapReader accepts it as an empty map
+      checker.error(item, key, "expected a rule {max_gpus: N, params_b: B}");
+    return std::nullopt;
   }
-  std::vector<JobType> types;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const ConfigNode& item = node->items[i];
-    const std::string item_key = join_key(key, std::to_string(i));
-    const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
-    if (!type) {
-      checker.error(item, item_key, "unknown job type; valid types: " + enum_name_list<JobType>());
-      ok = false;
-    } else if (std::find(types.begin(), types.end(), *type) != types.end()) {
-      checker.error(item, item_key, "job type listed twice");
-      ok = false;
-    } else {
-      types.push_back(*type);
-    }
-  }
-  if (ok)
-    out = std::move(types);
+  ModelSizeRule rule;
+  const bool has_gpus = r.require("max_gpus") && r.read("max_gpus", rule.max_gpus, integer_between(1, MAX_GPUS));
+  const bool has_params =
+      r.require("params_b") && r.read("params_b", rule.params_billion, positive_up_to(MAX_PARAMS_BILLION));
+  if (!has_gpus)
+    return std::nullopt;
+  const bool in_order = rule.max_gpus > previous_max_gpus;
+  if (!in_order)
+    checker.error(*r.get("max_gpus"), r.key_of("max_gpus"),
+                  "max_gpus must increase strictly from rule to rule; the previous rule has max_gpus " +
+                      std::to_string(previous_max_gpus));
+  previous_max_gpus = rule.max_gpus;
+  return has_params && in_order ? std::optional<ModelSizeRule>(rule) : std::nullopt;
 }
 
 void read_model_sizes(MapReader& m, std::vector<ModelSizeRule>& out)
 {
-  const ConfigNode* node = m.get("model_sizes");
-  const std::string key = m.key_of("model_sizes");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one rule {max_gpus: N, params_b: B}");
-    return;
-  }
-  std::vector<ModelSizeRule> rules;
-  bool ok = true;
-  int previous_max_gpus = 0; // of the last rule whose max_gpus could be read
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const std::string rule_key = join_key(key, std::to_string(i));
-    MapReader r(checker, &node->items[i], rule_key, {"max_gpus", "params_b"});
-    if (!r.ok() || node->items[i].kind == ConfigNode::Kind::Null) {
-      if (r.ok()) // an empty `-` item: MapReader accepts it as an empty map
-        checker.error(node->items[i], rule_key, "expected a rule {max_gpus: N, params_b: B}");
-      ok = false;
-      continue;
-    }
-    ModelSizeRule rule;
-    const bool has_gpus = r.require("max_gpus") && r.read("max_gpus", rule.max_gpus, integer_between(1, MAX_GPUS));
-    const bool has_params =
-        r.require("params_b") && r.read("params_b", rule.params_billion, positive_up_to(MAX_PARAMS_BILLION));
-    ok = ok && has_gpus && has_params;
-    if (!has_gpus)
-      continue;
-    // Rules are searched in order for the first max_gpus >= the job's GPUs: out of order, a
-    // later rule could never match, which is surely not what was meant.
-    if (rule.max_gpus <= previous_max_gpus) {
-      checker.error(*r.get("max_gpus"), r.key_of("max_gpus"),
-                    "max_gpus must increase strictly from rule to rule; the previous rule has max_gpus " +
-                        std::to_string(previous_max_gpus));
-      ok = false;
-    }
-    previous_max_gpus = rule.max_gpus;
-    rules.push_back(rule);
-  }
-  if (ok)
-    out = std::move(rules);
+  int previous_max_gpus = 0;
+  read_list(m, "model_sizes", "expected at least one rule {max_gpus: N, params_b: B}", out,
+            [&](const ConfigNode& item, const std::string& key, const std::vector<ModelSizeRule>&) {
+              return read_model_size(m.checker(), item, key, previous_max_gpus);
+            });
 }
 
 } // namespace

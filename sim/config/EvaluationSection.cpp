@@ -140,65 +140,37 @@ DatasetCatalogue read_catalogue(MapReader& m, const std::string& base_dir, bool&
 void read_dataset_names(MapReader& m, const DatasetCatalogue& catalogue, bool check_names,
                         std::vector<std::string>& out)
 {
-  const ConfigNode* node = m.get("datasets");
-  const std::string key = m.key_of("datasets");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one dataset name (leave the key out to evaluate every dataset)");
-    return;
-  }
   // A few names suffice to show the spelling; the full list lives in the catalogue file.
   std::vector<std::string> examples;
   for (std::size_t i = 0; i < catalogue.datasets.size() && i < 6; ++i)
     examples.push_back(catalogue.datasets[i].name);
-  std::vector<std::string> names;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const ConfigNode& item = node->items[i];
-    const std::string item_key = join_key(key, std::to_string(i));
-    const auto name = checker.string(item, item_key);
-    if (!name) {
-      ok = false;
-    } else if (check_names && !catalogue.find(*name)) {
-      checker.error(item, item_key,
-                    "unknown dataset; the catalogue (" + catalogue.source + ") has " +
-                        std::to_string(catalogue.datasets.size()) + " datasets, e.g. " + join_names(examples));
-      ok = false;
-    } else if (std::find(names.begin(), names.end(), *name) != names.end()) {
-      checker.error(item, item_key, "dataset listed twice");
-      ok = false;
-    } else {
-      names.push_back(*name);
-    }
-  }
-  if (ok)
-    out = std::move(names);
+  ConfigChecker& checker = m.checker();
+  read_list(m, "datasets", "expected at least one dataset name (leave the key out to evaluate every dataset)", out,
+            [&](const ConfigNode& item, const std::string& key,
+                const std::vector<std::string>& listed) -> std::optional<std::string> {
+              const auto name = checker.string(item, key);
+              if (!name)
+                return std::nullopt;
+              if (check_names && !catalogue.find(*name))
+                checker.error(item, key,
+                              "unknown dataset; the catalogue (" + catalogue.source + ") has " +
+                                  std::to_string(catalogue.datasets.size()) + " datasets, e.g. " +
+                                  join_names(examples));
+              else if (std::find(listed.begin(), listed.end(), *name) != listed.end())
+                checker.error(item, key, "dataset listed twice");
+              else
+                return name;
+              return std::nullopt;
+            });
 }
 
+// `campaigns_s: [0, 3600]`; an empty list leaves only campaigns triggered by checkpoints
+// (checked by read_evaluation). Non-finite values (.inf, .nan) are refused by the number reader.
 void read_campaigns(MapReader& m, std::vector<double>& out)
 {
-  const ConfigNode* node = m.get("campaigns_s");
-  const std::string key = m.key_of("campaigns_s");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    out.clear(); // only campaigns triggered by checkpoints (checked by read_evaluation)
-    return;
-  }
-  std::vector<double> times;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    // Non-finite values (.inf, .nan) are refused by the number reader itself.
-    const auto t = checker.number(node->items[i], join_key(key, std::to_string(i)), number_between(0, MAX_SECONDS));
-    if (t)
-      times.push_back(*t);
-    ok = ok && t.has_value();
-  }
-  if (ok)
-    out = std::move(times);
+  read_list(m, "campaigns_s", "", out, [&](const ConfigNode& item, const std::string& key, const std::vector<double>&) {
+    return m.checker().number(item, key, number_between(0, MAX_SECONDS));
+  });
 }
 
 } // namespace
