@@ -380,7 +380,7 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
       scenario.checkpoint = read_checkpoint(checker, *checkpoint);
     scenario.recovery = read_recovery(checker, top.get("recovery"));
     if (const ConfigNode* output = top.get("output"))
-      scenario.output = read_output(checker, *output);
+      output_keys().read_map(checker, output, "output", scenario.output);
     for (const auto& pod : scenario.cluster.pods)
       if (scenario.evaluation.enabled && scenario.evaluation.gpus_per_trial > pod.gpus_per_node)
         checker.error(*top.get("evaluation"), "evaluation.gpus_per_trial",

@@ -2,6 +2,10 @@
 // filled in, file paths as written (so results do not depend on the working directory).
 #include "sim/report/Reports.hpp"
 
+#include "sim/config/CheckpointSection.hpp"
+#include "sim/config/EvaluationSection.hpp"
+#include "sim/config/OutputSection.hpp"
+
 #include <filesystem>
 
 namespace acmesim {
@@ -126,32 +130,6 @@ Json failures_to_json(const FailureSpec& f)
               {"detection_s", detection}};
 }
 
-Json checkpoint_to_json(const CheckpointSpec& c)
-{
-  if (!c.enabled)
-    return Json{{"enabled", false}};
-  Json types = Json::array();
-  for (JobType t : c.job_types)
-    types.push_back(std::string(to_string(t)));
-  Json sizes = Json::array();
-  for (const auto& r : c.model_sizes)
-    sizes.push_back(Json{{"max_gpus", r.max_gpus}, {"params_b", r.params_billion}});
-  return Json{{"enabled", true},
-              {"job_types", types},
-              {"model_sizes", sizes},
-              {"bytes_per_param", c.bytes_per_param},
-              {"peak_tflops_per_gpu", c.peak_tflops_per_gpu},
-              {"mfu", c.mfu},
-              {"tokens_per_step", c.tokens_per_step},
-              {"step_time_s", c.step_time_s},
-              {"mode", to_string(c.mode)},
-              {"interval", to_string(c.interval_policy)},
-              {"interval_s", c.interval_s},
-              {"interval_steps", c.interval_steps},
-              {"snapshot_GBps", c.snapshot_GBps},
-              {"init_s", c.init_s}};
-}
-
 Json fault_config_json(const Scenario& scenario)
 {
   Json recovery{{"name", scenario.recovery.name}};
@@ -160,28 +138,6 @@ Json fault_config_json(const Scenario& scenario)
   return Json{{"failures", failures_to_json(scenario.failures)},
               {"checkpoint", checkpoint_to_json(scenario.checkpoint)},
               {"recovery", recovery}};
-}
-
-Json eval_config_json(const Scenario& scenario)
-{
-  const EvalSpec& e = scenario.evaluation;
-  if (!e.enabled)
-    return Json{{"enabled", false}};
-  Json datasets = Json::array();
-  for (const auto& name : e.datasets)
-    datasets.push_back(name);
-  return Json{{"catalogue", e.catalogue.source == "<embedded default>"
-                                ? e.catalogue.source
-                                : std::filesystem::path(e.catalogue.source).filename().string()},
-              {"datasets", datasets},
-              {"model_params_b", e.model_params_b},
-              {"gpus_per_trial", e.gpus_per_trial},
-              {"weight_bytes_per_param", e.weight_bytes_per_param},
-              {"pcie_GBps", e.pcie_GBps},
-              {"chunk_s", e.chunk_s},
-              {"campaigns_s", e.campaigns_s},
-              {"every_checkpoints", e.every_checkpoints},
-              {"trigger_min_gpus", e.trigger_min_gpus}};
 }
 
 } // namespace
@@ -206,9 +162,8 @@ Json scenario_to_json(const Scenario& scenario)
   const Json faults = fault_config_json(scenario);
   for (const auto& [key, value] : faults.items())
     json[key] = value;
-  json["evaluation"] = eval_config_json(scenario);
-  json["output"] = Json{{"timeline", scenario.output.timeline},
-                        {"utilisation_bin_s", scenario.output.utilisation_bin_s}};
+  json["evaluation"] = evaluation_to_json(scenario.evaluation);
+  json["output"] = output_keys().echo(scenario.output);
   return json;
 }
 
