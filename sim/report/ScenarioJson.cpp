@@ -3,8 +3,10 @@
 #include "sim/report/Reports.hpp"
 
 #include "sim/config/CheckpointSection.hpp"
+#include "sim/config/ClusterSection.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/OutputSection.hpp"
+#include "sim/config/PolicySection.hpp"
 
 #include <filesystem>
 
@@ -13,27 +15,6 @@ namespace acmesim {
 namespace {
 
 Json to_json(const EmpiricalSpec& e) { return Json{{"values", e.values}, {"cdf", e.cdf}}; }
-
-Json to_json(const PodSpec& p)
-{
-  const auto& f = p.fabric;
-  return Json{{"name", p.name},
-              {"nodes", p.nodes},
-              {"gpus_per_node", p.gpus_per_node},
-              {"cpus_per_node", p.cpus_per_node},
-              {"gpu_model", p.gpu_model},
-              {"nvlink_bandwidth_GBps", p.nvlink_bandwidth_GBps},
-              {"compute_nics", p.compute_nics},
-              {"storage_nics", p.storage_nics},
-              {"nic_bandwidth_Gbps", p.nic_bandwidth_Gbps},
-              {"storage_nic_bandwidth_Gbps", storage_nic_Gbps(p)},
-              {"fabric", Json{{"leaf_radix", f.leaf_radix},
-                              {"spine_radix", f.spine_radix},
-                              {"oversubscription", f.oversubscription},
-                              {"nodes_per_leaf", derived_nodes_per_leaf(p)},
-                              {"port_bandwidth_Gbps", f.port_bandwidth_Gbps},
-                              {"link_latency_us", f.link_latency_us}}}};
-}
 
 Json to_json(const WorkloadSpec& w)
 {
@@ -132,33 +113,21 @@ Json failures_to_json(const FailureSpec& f)
 
 Json fault_config_json(const Scenario& scenario)
 {
-  Json recovery{{"name", scenario.recovery.name}};
-  for (const auto& [key, value] : scenario.recovery.params)
-    recovery[key] = value;
   return Json{{"failures", failures_to_json(scenario.failures)},
               {"checkpoint", checkpoint_to_json(scenario.checkpoint)},
-              {"recovery", recovery}};
+              {"recovery", recovery_to_json(scenario.recovery)}};
 }
 
 } // namespace
 
 Json scenario_to_json(const Scenario& scenario)
 {
-  Json pods = Json::array();
-  for (const auto& pod : scenario.cluster.pods)
-    pods.push_back(to_json(pod));
-  Json scheduler{{"name", scenario.scheduler.name}, {"placement", scenario.scheduler.placement}};
-  for (const auto& [key, value] : scenario.scheduler.params)
-    scheduler[key] = value;
   Json json{{"name", scenario.name},
               {"source", std::filesystem::path(scenario.source).filename().string()},
               {"seed", scenario.seed},
-              {"cluster", Json{{"name", scenario.cluster.name},
-                               {"pods", pods},
-                               {"storage", Json{{"bandwidth_GBps", scenario.cluster.storage.bandwidth_GBps},
-                                                {"latency_us", scenario.cluster.storage.latency_us}}}}},
+              {"cluster", cluster_to_json(scenario.cluster)},
               {"workload", to_json(scenario.workload)},
-              {"scheduler", scheduler}};
+              {"scheduler", scheduler_to_json(scenario.scheduler)}};
   const Json faults = fault_config_json(scenario);
   for (const auto& [key, value] : faults.items())
     json[key] = value;
