@@ -101,10 +101,9 @@ Json model_sizes_json(const C& spec)
 }
 
 // A zero interval would mean checkpointing without end; say how to get what was likely meant.
-bool read_interval(MapReader& m, const std::string& name, C& spec)
+bool read_interval(ConfigChecker& checker, const ConfigNode& node, const std::string& key, C& spec)
 {
-  const ConfigNode& node = *m.get(name);
-  const auto v = m.checker().number(node, m.key_of(name), any_number());
+  const auto v = checker.number(node, key, any_number());
   if (!v)
     return false;
   if (*v > 0 && *v <= MAX_SECONDS) {
@@ -112,11 +111,11 @@ bool read_interval(MapReader& m, const std::string& name, C& spec)
     return true;
   }
   if (*v <= 0)
-    m.checker().error(node, m.key_of(name),
-                      "expected a number of seconds > 0 between checkpoints; to stop checkpointing set "
-                      "checkpoint.enabled: false");
+    checker.error(node, key,
+                  "expected a number of seconds > 0 between checkpoints; to stop checkpointing set "
+                  "checkpoint.enabled: false");
   else
-    m.checker().error(node, m.key_of(name), "expected at most " + format_number(MAX_SECONDS) + " seconds");
+    checker.error(node, key, "expected at most " + format_number(MAX_SECONDS) + " seconds");
   return false;
 }
 
@@ -157,7 +156,7 @@ std::vector<ConfigKey<C>> writing_keys()
                 "when to checkpoint: fixed (interval_s or interval_steps), or the optimum of young or daly"),
       number_key("interval_s", &C::interval_s, positive_up_to(MAX_SECONDS), "s",
                  "fixed: seconds of training between checkpoints")
-          .read_with(read_interval),
+          .read_with(node_reader<C>(read_interval)),
       number_key("interval_steps", &C::interval_steps, integer_between(0, MAX_SECONDS), "steps",
                  "fixed: training steps between checkpoints; > 0 takes the place of interval_s"),
       number_key("snapshot_GBps", &C::snapshot_GBps, positive_up_to(MAX_SNAPSHOT_GBPS), "GB/s",

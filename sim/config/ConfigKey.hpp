@@ -66,6 +66,29 @@ public:
   bool echoed() const { return static_cast<bool>(echo_); }
   Json echo(const Spec& spec) const { return echo_(spec); }
 
+  // The same key in a larger spec that holds this key's spec as `member`, the keys of both in
+  // one map.
+  template <typename Outer>
+  ConfigKey<Outer> of_member(Spec Outer::*member) const
+  {
+    typename ConfigKey<Outer>::Reader read;
+    if (read_)
+      read = [inner = read_, member](MapReader& m, const std::string& key, Outer& outer) {
+        return inner(m, key, outer.*member);
+      };
+    typename ConfigKey<Outer>::Echo echo;
+    if (echo_)
+      echo = [inner = echo_, member](const Outer& outer) { return inner(outer.*member); };
+    typename ConfigKey<Outer>::Children children;
+    if (children_)
+      children = [inner = children_, member](const std::string& path, const Outer& defaults) {
+        return inner(path, defaults.*member);
+      };
+    ConfigKey<Outer> key(doc_, std::move(read), std::move(echo), std::move(children));
+    key.required_ = required_;
+    return key;
+  }
+
   // Reads the key if the map has it. An absent key is fine unless it is required; it is then
   // reported when `report_missing`. False after a problem.
   bool read(MapReader& m, Spec& spec, bool report_missing = true) const
@@ -94,12 +117,25 @@ public:
   }
 
 private:
+  template <typename>
+  friend class ConfigKey;
+
   KeyDoc doc_;
   Reader read_;
   Echo echo_;
   Children children_;
   bool required_ = false;
 };
+
+// A key reader written against the key's own node and full key path (`read(checker, node, key,
+// spec)`), for values that are read as a whole rather than through MapReader.
+template <typename Spec, typename Read>
+typename ConfigKey<Spec>::Reader node_reader(Read read)
+{
+  return [read](MapReader& m, const std::string& name, Spec& spec) {
+    return read(m.checker(), *m.get(name), m.key_of(name), spec);
+  };
+}
 
 // A member's value as the echo writes it: an enum by its name, anything else as it is.
 template <typename T>

@@ -18,11 +18,8 @@ const char* const DATASETS = "datasets";
 using D = DatasetEntry;
 
 // `inference_s: {7: 114, 20: 260}`: sizes in billions of parameters, strictly increasing.
-bool read_inference_table(MapReader& m, const std::string& name, D& dataset)
+bool read_inference_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key, D& dataset)
 {
-  ConfigChecker& checker = m.checker();
-  const ConfigNode& node = *m.get(name);
-  const std::string key = m.key_of(name);
   if (!checker.expect_map(node, key))
     return false;
   if (node.entries.empty()) {
@@ -60,7 +57,7 @@ const KeyTable<D>& dataset_keys()
       ConfigKey<D>(other_doc("inference_s", "map of numbers", "{billions of parameters: seconds}, sizes increasing",
                              "GPU inference seconds of the whole dataset on one trial, by model size (other sizes: "
                              "log-log interpolation)"),
-                   read_inference_table, {})
+                   node_reader<D>(read_inference_table), {})
           .required(),
       number_key("preprocess_s", &D::preprocess_s, number_between(0, MAX_SECONDS), "s",
                  "tokenisation on CPU before inference")

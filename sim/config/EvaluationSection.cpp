@@ -105,16 +105,14 @@ void read_dataset_names(MapReader& m, const DatasetCatalogue& catalogue, bool ch
 using E = EvalSpec;
 
 // `chunk_s: 0` never cuts a dataset; a positive length must be at least MIN_CHUNK_S.
-bool read_chunk(MapReader& m, const std::string& name, E& spec)
+bool read_chunk(ConfigChecker& checker, const ConfigNode& node, const std::string& key, E& spec)
 {
-  const ConfigNode& node = *m.get(name);
-  const auto v = m.checker().number(node, m.key_of(name), number_between(0, MAX_SECONDS));
+  const auto v = checker.number(node, key, number_between(0, MAX_SECONDS));
   if (!v)
     return false;
   if (*v > 0 && *v < MIN_CHUNK_S) {
-    m.checker().error(node, m.key_of(name),
-                      "expected 0 (never cut datasets) or a chunk length of at least " + format_number(MIN_CHUNK_S) +
-                          " s");
+    checker.error(node, key,
+                  "expected 0 (never cut datasets) or a chunk length of at least " + format_number(MIN_CHUNK_S) + " s");
     return false;
   }
   spec.chunk_s = *v;
@@ -159,7 +157,7 @@ std::vector<ConfigKey<E>> trial_keys()
       number_key("chunk_s", &E::chunk_s, number_between(0, MAX_SECONDS), "s",
                  "datasets of more inference seconds are cut into chunks no longer than this (at least 1), "
                  "which may run on several GPUs; 0: never cut")
-          .read_with(read_chunk),
+          .read_with(node_reader<E>(read_chunk)),
   };
 }
 

@@ -32,6 +32,16 @@ public:
 
   const std::vector<ConfigKey<Spec>>& keys() const { return keys_; }
 
+  // These keys in a larger spec that holds this table's spec as `member`, in one map.
+  template <typename Outer>
+  std::vector<ConfigKey<Outer>> of_member(Spec Outer::*member) const
+  {
+    std::vector<ConfigKey<Outer>> out;
+    for (const auto& key : keys_)
+      out.push_back(key.of_member(member));
+    return out;
+  }
+
   std::vector<std::string> names() const
   {
     std::vector<std::string> out;

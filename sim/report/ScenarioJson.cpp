@@ -7,53 +7,13 @@
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/OutputSection.hpp"
 #include "sim/config/PolicySection.hpp"
+#include "sim/config/WorkloadSection.hpp"
 
 #include <filesystem>
 
 namespace acmesim {
 
 namespace {
-
-Json to_json(const EmpiricalSpec& e) { return Json{{"values", e.values}, {"cdf", e.cdf}}; }
-
-Json to_json(const WorkloadSpec& w)
-{
-  if (!w.trace && !w.acme_preset && !w.synthetic)
-    return Json{{"none", "evaluation campaigns only"}};
-  if (w.trace) {
-    return Json{{"trace", w.trace->as_written.empty() ? w.trace->path : w.trace->as_written},
-                {"format", to_string(w.trace->format)},
-                {"on_bad_row", to_string(w.trace->on_bad_row)}};
-  }
-  if (w.acme_preset) {
-    const AcmeGeneratorSpec& g = w.acme_preset->generator;
-    return Json{{"synthetic", Json{{"preset", w.acme_preset->preset},
-                                   {"days", g.days},
-                                   {"users", g.users},
-                                   {"gpu_jobs_per_day", g.gpu_jobs_per_day},
-                                   {"cpu_job_share", g.cpu_job_share},
-                                   {"diurnal_amplitude", g.diurnal_amplitude},
-                                   {"peak_hour", g.peak_hour},
-                                   {"weekend_factor", g.weekend_factor},
-                                   {"eval_batch_mean", g.eval_batch_mean},
-                                   {"retry_probability", g.retry_probability},
-                                   {"retry_delay_mean_s", g.retry_delay_mean_s}}}};
-  }
-  Json types = Json::object();
-  for (const auto& t : w.synthetic->types) {
-    Json states = Json::object();
-    for (JobState s : enum_values<JobState>())
-      if (t.state_shares[static_cast<std::size_t>(s)] > 0)
-        states[std::string(to_string(s))] = t.state_shares[static_cast<std::size_t>(s)];
-    types[std::string(to_string(t.type))] = Json{{"arrivals_per_hour", t.arrivals_per_hour},
-                                                 {"gpus", to_json(t.gpus)},
-                                                 {"duration_s", to_json(t.duration_s)},
-                                                 {"states", states},
-                                                 {"cpus_per_gpu", t.cpus_per_gpu},
-                                                 {"cpus_if_cpu_only", t.cpus_if_cpu_only}};
-  }
-  return Json{{"synthetic", Json{{"days", w.synthetic->days}, {"users", w.synthetic->users}, {"types", types}}}};
-}
 
 Json to_json(const DurationDistribution& d)
 {
@@ -126,7 +86,7 @@ Json scenario_to_json(const Scenario& scenario)
               {"source", std::filesystem::path(scenario.source).filename().string()},
               {"seed", scenario.seed},
               {"cluster", cluster_to_json(scenario.cluster)},
-              {"workload", to_json(scenario.workload)},
+              {"workload", workload_to_json(scenario.workload)},
               {"scheduler", scheduler_to_json(scenario.scheduler)}};
   const Json faults = fault_config_json(scenario);
   for (const auto& [key, value] : faults.items())
