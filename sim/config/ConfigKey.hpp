@@ -137,6 +137,22 @@ typename ConfigKey<Spec>::Reader node_reader(Read read)
   };
 }
 
+// The reference line of `path.<placeholder>`, a number under each name of the enum E, whose
+// defaults `defaults` holds in the order of the enum's values.
+template <NamedEnum E, typename Defaults>
+std::vector<KeyDoc> number_docs_by_name(const std::string& path, const std::string& placeholder,
+                                        const NumberRange& range, const std::string& unit, const std::string& help,
+                                        const Defaults& defaults)
+{
+  std::vector<std::pair<std::string, std::vector<KeyDoc>>> per_name;
+  for (E name : enum_values<E>()) {
+    KeyDoc doc = number_doc(join_key(path, placeholder), range, unit, help + " (" + enum_name_list<E>() + ")");
+    describe_default(doc, Json(defaults[static_cast<std::size_t>(name)]));
+    per_name.emplace_back(std::string(to_string(name)), std::vector<KeyDoc>{doc});
+  }
+  return merge_docs_by_name(per_name);
+}
+
 // A member's value as the echo writes it: an enum by its name, anything else as it is.
 template <typename T>
 Json echo_value(const T& value)

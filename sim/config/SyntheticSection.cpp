@@ -119,14 +119,8 @@ Json states_json(const T& spec)
 
 std::vector<KeyDoc> state_docs(const std::string& path, const T& defaults)
 {
-  std::vector<std::pair<std::string, std::vector<KeyDoc>>> per_state;
-  for (JobState s : enum_values<JobState>()) {
-    KeyDoc doc = number_doc(join_key(path, "<state>"), SHARE, NO_UNIT,
-                            "the share of the type's jobs that end in the state (" + enum_name_list<JobState>() + ")");
-    describe_default(doc, Json(defaults.state_shares[static_cast<std::size_t>(s)]));
-    per_state.emplace_back(std::string(to_string(s)), std::vector<KeyDoc>{doc});
-  }
-  return merge_docs_by_name(per_state);
+  return number_docs_by_name<JobState>(path, "<state>", SHARE, NO_UNIT,
+                                       "the share of the type's jobs that end in the state", defaults.state_shares);
 }
 
 const KeyTable<T>& job_type_keys()
