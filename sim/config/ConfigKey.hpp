@@ -214,13 +214,19 @@ ConfigKey<Spec> number_list_key(std::string name, std::vector<double> Spec::*mem
 template <typename T>
 KeyDoc value_doc(std::string name, std::string help)
 {
-  if constexpr (std::is_same_v<T, bool>)
-    return choice_doc(std::move(name), {"true", "false"}, std::move(help));
+  if constexpr (std::is_same_v<T, bool>) {
+    KeyDoc doc = choice_doc(std::move(name), {"true", "false"}, std::move(help));
+    doc.type = "boolean";
+    return doc;
+  }
   else if constexpr (NamedEnum<T>)
     return choice_doc(std::move(name), enum_name_vector<T>(), std::move(help));
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return other_doc(std::move(name), "integer",
-                     "between 0 and " + std::to_string(std::numeric_limits<std::uint64_t>::max()), std::move(help));
+  else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    KeyDoc doc = other_doc(std::move(name), "integer", "between 0 and " + std::to_string(max), std::move(help));
+    doc.numbers = integer_between(0, static_cast<double>(max));
+    return doc;
+  }
   else
     return other_doc(std::move(name), "string", "any text", std::move(help));
 }

@@ -61,7 +61,8 @@ const KeyTable<F>& model_keys()
   static const KeyTable<F> keys({
       ConfigKey<F>(other_doc("components", "map of maps", enum_name_list<Component>(),
                              "per component: whether, how often and how it fails, and how it is repaired"),
-                   node_reader<F>(read_components), components_to_json, component_key_docs),
+                   node_reader<F>(read_components), components_to_json, component_key_docs)
+          .default_is("each component's own, under it"),
       number_key("lemon_nodes", &F::lemon_nodes, integer_between(0, 100000), "nodes",
                  "nodes, chosen by the seed, that fail lemon_multiplier times as often"),
       number_key("lemon_multiplier", &F::lemon_multiplier, positive_up_to(MAX_MULTIPLIER), NO_UNIT,
@@ -112,7 +113,8 @@ const KeyTable<F>& detection_keys()
   static const KeyTable<F> keys({
       ConfigKey<F>(other_doc("detection_s", "map of numbers", "failure categories",
                              "seconds from a failure until it is noticed, by the category it is reported as"),
-                   node_reader<F>(read_detection), detection_json, detection_docs),
+                   node_reader<F>(read_detection), detection_json, detection_docs)
+          .default_is("each category's own, under it"),
   });
   return keys;
 }

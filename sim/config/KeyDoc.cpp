@@ -53,8 +53,8 @@ std::string value_text(const Json& value)
 void describe_default(KeyDoc& doc, const Json& value)
 {
   doc.default_value = value_text(value);
-  if (value.is_number())
-    doc.default_numbers = {value.get<double>()};
+  if (value.is_primitive())
+    doc.default_values = {value};
 }
 
 namespace {
@@ -89,11 +89,11 @@ std::vector<KeyDoc> merge_docs_by_name(const std::vector<std::pair<std::string, 
   std::vector<KeyDoc> merged = per_name.front().second;
   for (std::size_t i = 0; i < merged.size(); ++i) {
     std::vector<std::pair<std::string, std::string>> by_name;
-    merged[i].default_numbers.clear();
+    merged[i].default_values.clear();
     for (const auto& [name, docs] : per_name) {
       by_name.emplace_back(name, docs[i].default_value);
-      const auto& numbers = docs[i].default_numbers;
-      merged[i].default_numbers.insert(merged[i].default_numbers.end(), numbers.begin(), numbers.end());
+      const auto& values = docs[i].default_values;
+      merged[i].default_values.insert(merged[i].default_values.end(), values.begin(), values.end());
     }
     merged[i].default_value = merged_default(by_name);
   }

@@ -17,6 +17,9 @@ using Json = nlohmann::ordered_json;
 
 // The unit of a value that has none (a name, a flag, a ratio).
 inline constexpr const char* NO_UNIT = "-";
+// What a map of declared keys accepts, and its default: those of the keys listed under it.
+inline constexpr const char* MAP_KEYS = "the keys under it";
+inline constexpr const char* MAP_DEFAULTS = "each key's own";
 
 struct KeyDoc {
   // "cluster.fabric.leaf_radix"; placeholders stand for list indices (<i>) and for the names a
@@ -29,9 +32,9 @@ struct KeyDoc {
   std::string help;
   std::optional<NumberRange> numbers; // a number's accepted range
   std::vector<std::string> choices;   // a name's accepted names
-  // The default as a number (one per name for keys repeated under the names of a map), so that
-  // tests can check it against `numbers`.
-  std::vector<double> default_numbers;
+  // The default as the echo writes it, when it is a plain value (one per name for keys repeated
+  // under the names of a map), so that tests can check it against `numbers` and `choices`.
+  std::vector<Json> default_values;
 };
 
 // The reference line of a number accepted within `range`.

@@ -120,8 +120,8 @@ Json echo_if_enabled(const KeyTable<Spec>& keys, const Spec& spec)
 template <typename Spec, typename Sub>
 ConfigKey<Spec> map_key(std::string name, Sub Spec::*member, const KeyTable<Sub>& table, std::string help)
 {
-  KeyDoc doc = other_doc(name, "map", "the keys below", std::move(help));
-  doc.default_value = "the defaults below";
+  KeyDoc doc = other_doc(name, "map", MAP_KEYS, std::move(help));
+  doc.default_value = MAP_DEFAULTS;
   return {std::move(doc),
           [member, &table](MapReader& m, const std::string& key, Spec& spec) {
             return table.read_map(m.checker(), m.get(key), m.key_of(key), spec.*member);

@@ -11,9 +11,9 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
-#include "sim/config/OutputSection.hpp"
 #include "sim/config/PolicySection.hpp"
 #include "sim/config/PresetLibrary.hpp"
+#include "sim/config/ScenarioKeys.hpp"
 #include "sim/config/WorkloadSection.hpp"
 
 #include <algorithm>
@@ -30,11 +30,9 @@ namespace fs = std::filesystem;
 void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& presets, const std::string& base_dir,
                    Scenario& scenario)
 {
-  if (top.read("name", scenario.name) && !is_safe_name(scenario.name))
-    checker.error(*top.get("name"), "name",
-                  "expected letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
-                  "directory)");
-  top.read("seed", scenario.seed);
+  const KeyTable<Scenario>& keys = scenario_keys();
+  keys.at("name").read(top, scenario);
+  keys.at("seed").read(top, scenario);
   if (top.require("cluster")) {
     ClusterResolver resolver(presets, checker);
     const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
@@ -53,8 +51,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   if (const ConfigNode* checkpoint = top.get("checkpoint"))
     scenario.checkpoint = read_checkpoint(checker, *checkpoint);
   scenario.recovery = read_recovery(checker, top.get("recovery"));
-  if (const ConfigNode* output = top.get("output"))
-    output_keys().read_map(checker, output, "output", scenario.output);
+  keys.at("output").read(top, scenario);
 }
 
 // What one section asks of another.
@@ -131,9 +128,7 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   Scenario scenario;
   scenario.name = safe_name(default_name);
   scenario.source = source;
-  MapReader top(checker, &*root, "",
-                {"name", "seed", "cluster", "workload", "scheduler", "failures", "checkpoint", "recovery", "evaluation",
-                 "output"});
+  MapReader top(checker, &*root, "", scenario_keys().names());
   if (top.ok()) {
     read_sections(checker, top, presets, base_dir, scenario);
     check_across_sections(checker, top, scenario);

@@ -116,7 +116,7 @@ Json workload_to_json(const WorkloadSpec& spec)
 std::vector<KeyDoc> workload_key_docs(const std::string& path)
 {
   std::vector<KeyDoc> docs = trace_keys().docs(path, TraceSpec{});
-  KeyDoc synthetic = other_doc(join_key(path, SYNTHETIC), "map", "the keys below",
+  KeyDoc synthetic = other_doc(join_key(path, SYNTHETIC), "map", MAP_KEYS,
                                "generated jobs: described by hand, or by the generator calibrated to Acme (preset)");
   synthetic.default_value = "none: set exactly one of trace and synthetic";
   docs.push_back(synthetic);
