@@ -8,6 +8,7 @@
 #include "sim/cli/RunCommand.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/KeyReference.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 #include "sim/engine/WorkloadLoader.hpp"
 #include "sim/policies/Registries.hpp"
@@ -33,7 +34,7 @@ constexpr const char* USAGE = R"(acmesim: discrete-event simulator of the GPU da
 usage:
   acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--timeline] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
-  acmesim list
+  acmesim list [keys [--markdown]]
   acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv
   acmesim compare A.yaml B.yaml [--seeds N] [--first-seed S] [--jobs N] [--out DIR] [--set key=value ...]
   acmesim compare BASE.yaml [--set key=value ...] --vs [B.yaml] [--set key=value ...]
@@ -161,14 +162,22 @@ void list_policies(const char* title, const std::vector<const PolicyInfo*>& poli
   }
 }
 
-int cmd_list()
+// `list`: presets and policies; `list keys [--markdown]`: every scenario key (docs/scenario-keys.md).
+int cmd_list(const std::vector<std::string>& args)
 {
+  if (!args.empty()) {
+    if (args[0] != "keys" || args.size() > 2 || (args.size() == 2 && args[1] != "--markdown"))
+      throw UsageError("list takes no argument, or keys [--markdown]");
+    std::cout << (args.size() == 2 ? key_reference_markdown() : key_reference_text());
+    return EXIT_OK;
+  }
   std::cout << "cluster presets (cluster.preset):\n";
   for (const auto& name : cluster_preset_names())
     std::cout << fmt::format("  {:<16} {}\n", name, cluster_preset_summary(name));
   list_policies("schedulers (scheduler.name)", scheduler_registry().policies());
   list_policies("placement policies (scheduler.placement)", placement_registry().policies());
   list_policies("recovery policies (recovery.name)", recovery_registry().policies());
+  std::cout << "\nevery scenario key, with its type, unit, range, default and help: acmesim list keys\n";
   return EXIT_OK;
 }
 
@@ -197,7 +206,7 @@ int run_cli(int argc, const char* const* argv)
     if (command == "validate")
       return cmd_validate(args);
     if (command == "list")
-      return cmd_list();
+      return cmd_list(args);
     if (command == "workload")
       return cmd_workload(args);
     if (command == "compare")

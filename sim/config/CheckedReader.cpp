@@ -31,30 +31,36 @@ std::optional<double> parse_double(std::string_view text)
   return v;
 }
 
-bool in_range(double v, const NumberRange& r)
-{
-  if (r.integer && v != std::floor(v))
-    return false;
-  if (r.min_exclusive ? !(v > r.min) : !(v >= r.min))
-    return false;
-  return v <= r.max;
-}
-
 } // namespace
 
 // --- NumberRange -----------------------------------------------------------------------------
 
+bool NumberRange::contains(double value) const
+{
+  if (integer && value != std::floor(value))
+    return false;
+  if (min_exclusive ? !(value > min) : !(value >= min))
+    return false;
+  return value <= max;
+}
+
 std::string NumberRange::describe() const
 {
-  std::string out = integer ? "an integer" : "a number";
+  const std::string limits = bounds();
+  return std::string(integer ? "an integer" : "a number") + (limits.empty() ? "" : " " + limits);
+}
+
+std::string NumberRange::bounds() const
+{
   const bool has_min = std::isfinite(min);
   const bool has_max = std::isfinite(max) && max < 1e300;
   if (has_min && has_max && !min_exclusive)
-    return out + " between " + format_number(min) + " and " + format_number(max);
+    return "between " + format_number(min) + " and " + format_number(max);
+  std::string out;
   if (has_min)
-    out += std::string(min_exclusive ? " > " : " >= ") + format_number(min);
+    out += std::string(min_exclusive ? "> " : ">= ") + format_number(min);
   if (has_max)
-    out += std::string(has_min ? " and <= " : " <= ") + format_number(max);
+    out += std::string(has_min ? " and <= " : "<= ") + format_number(max);
   return out;
 }
 
@@ -99,7 +105,7 @@ void ConfigChecker::error(const std::string& where, const std::string& key, cons
 std::optional<double> ConfigChecker::number(const ConfigNode& node, const std::string& key, const NumberRange& range)
 {
   const std::optional<double> v = node.is_scalar() ? parse_double(node.scalar) : std::nullopt;
-  if (!v || !in_range(*v, range)) {
+  if (!v || !range.contains(*v)) {
     error(node, key, "expected " + range.describe());
     return std::nullopt;
   }
@@ -194,40 +200,42 @@ bool MapReader::require(std::string_view child)
   return false;
 }
 
-bool MapReader::read(std::string_view child, int& out, const NumberRange& range)
+template <typename T, typename Check>
+bool MapReader::assign(std::string_view child, T& out, Check check)
 {
   const ConfigNode* node = get(child);
-  const std::optional<int> v = node ? checker_.integer(*node, key_of(child), range) : std::nullopt;
+  const std::optional<T> v = node ? check(*node, key_of(child)) : std::nullopt;
   if (v)
     out = *v;
   return v.has_value();
+}
+
+bool MapReader::read(std::string_view child, int& out, const NumberRange& range)
+{
+  return assign(child, out, [&](const ConfigNode& node, const std::string& key) {
+    return checker_.integer(node, key, range);
+  });
 }
 
 bool MapReader::read(std::string_view child, double& out, const NumberRange& range)
 {
-  const ConfigNode* node = get(child);
-  const std::optional<double> v = node ? checker_.number(*node, key_of(child), range) : std::nullopt;
-  if (v)
-    out = *v;
-  return v.has_value();
+  return assign(child, out, [&](const ConfigNode& node, const std::string& key) {
+    return checker_.number(node, key, range);
+  });
 }
 
 bool MapReader::read(std::string_view child, std::uint64_t& out)
 {
-  const ConfigNode* node = get(child);
-  const std::optional<std::uint64_t> v = node ? checker_.unsigned64(*node, key_of(child)) : std::nullopt;
-  if (v)
-    out = *v;
-  return v.has_value();
+  return assign(child, out, [&](const ConfigNode& node, const std::string& key) {
+    return checker_.unsigned64(node, key);
+  });
 }
 
 bool MapReader::read(std::string_view child, std::string& out)
 {
-  const ConfigNode* node = get(child);
-  const std::optional<std::string> v = node ? checker_.string(*node, key_of(child)) : std::nullopt;
-  if (v)
-    out = *v;
-  return v.has_value();
+  return assign(child, out, [&](const ConfigNode& node, const std::string& key) {
+    return checker_.string(node, key);
+  });
 }
 
 bool MapReader::read(std::string_view child, bool& out)

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace acmesim {
@@ -22,8 +23,11 @@ struct NumberRange {
   double max = std::numeric_limits<double>::infinity(); // >= 1e300 counts as unbounded (ParamSpec)
   bool integer = false;
 
+  bool contains(double value) const;
   // "an integer >= 1", "a number > 0", "a number between 0 and 1".
   std::string describe() const;
+  // The bounds alone: ">= 1", "> 0", "between 0 and 1"; empty when there are none.
+  std::string bounds() const;
 };
 
 NumberRange any_number();
@@ -96,10 +100,43 @@ public:
   }
 
 private:
+  // Assigns `out` from the child's value checked by `check(node, full key)`, if it is present and good.
+  template <typename T, typename Check>
+  bool assign(std::string_view child, T& out, Check check);
+
   ConfigChecker& checker_;
   const ConfigNode* map_ = nullptr;
   std::string key_;
 };
+
+// Reads the list at `child` item by item: `read_item(item, full key of the item, items read so
+// far)` returns the item, or nullopt after reporting it. `out` is replaced only when every item
+// is good. An empty list is reported with `if_empty`, or accepted if that is empty. False when
+// the list is absent or anything was wrong.
+template <typename T, typename ReadItem>
+bool read_list(MapReader& m, std::string_view child, const std::string& if_empty, std::vector<T>& out,
+               ReadItem read_item)
+{
+  const ConfigNode* node = m.get(child);
+  const std::string key = m.key_of(child);
+  if (!node || !m.checker().expect_list(*node, key))
+    return false;
+  if (node->items.empty() && !if_empty.empty()) {
+    m.checker().error(*node, key, if_empty);
+    return false;
+  }
+  std::vector<T> items;
+  bool ok = true;
+  for (std::size_t i = 0; i < node->items.size(); ++i) {
+    std::optional<T> item = read_item(node->items[i], join_key(key, std::to_string(i)), std::as_const(items));
+    if (item)
+      items.push_back(std::move(*item));
+    ok = ok && item.has_value();
+  }
+  if (ok)
+    out = std::move(items);
+  return ok;
+}
 
 
 } // namespace acmesim

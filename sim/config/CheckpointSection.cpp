@@ -1,8 +1,6 @@
 #include "sim/config/CheckpointSection.hpp"
 
 #include <algorithm>
-#include <string>
-#include <vector>
 
 namespace acmesim {
 
@@ -17,124 +15,191 @@ constexpr double MAX_SECONDS = 1e9; // about 31.7 years, as for trace times
 constexpr double MAX_SNAPSHOT_GBPS = 1e4;
 constexpr int MAX_GPUS = 1000000;
 
-const std::vector<std::string> KEYS{
-    "enabled", "job_types", "model_sizes", "bytes_per_param", "peak_tflops_per_gpu", "mfu", "tokens_per_step",
-    "step_time_s", "mode", "interval", "interval_s", "interval_steps", "snapshot_GBps", "init_s"};
+using C = CheckpointSpec;
 
-void read_job_types(MapReader& m, std::vector<JobType>& out)
+const KeyTable<ModelSizeRule>& model_size_keys()
 {
-  const ConfigNode* node = m.get("job_types");
-  const std::string key = m.key_of("job_types");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one job type: " + enum_name_list<JobType>() +
-                                  " (to turn checkpointing off, set checkpoint.enabled: false)");
-    return;
-  }
-  std::vector<JobType> types;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const ConfigNode& item = node->items[i];
-    const std::string item_key = join_key(key, std::to_string(i));
-    const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
-    if (!type) {
-      checker.error(item, item_key, "unknown job type; valid types: " + enum_name_list<JobType>());
-      ok = false;
-    } else if (std::find(types.begin(), types.end(), *type) != types.end()) {
-      checker.error(item, item_key, "job type listed twice");
-      ok = false;
-    } else {
-      types.push_back(*type);
-    }
-  }
-  if (ok)
-    out = std::move(types);
+  static const KeyTable<ModelSizeRule> keys({
+      number_key("max_gpus", &ModelSizeRule::max_gpus, integer_between(1, MAX_GPUS), "GPUs",
+                 "the rule applies to jobs of at most this many GPUs")
+          .required(),
+      number_key("params_b", &ModelSizeRule::params_billion, positive_up_to(MAX_PARAMS_BILLION),
+                 "billion parameters", "the size of the model such a job trains")
+          .required(),
+  });
+  return keys;
 }
 
-void read_model_sizes(MapReader& m, std::vector<ModelSizeRule>& out)
+bool read_job_types(MapReader& m, const std::string& name, C& spec)
 {
-  const ConfigNode* node = m.get("model_sizes");
-  const std::string key = m.key_of("model_sizes");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one rule {max_gpus: N, params_b: B}");
-    return;
+  return read_list(m, name,
+                   "expected at least one job type: " + enum_name_list<JobType>() +
+                       " (to turn checkpointing off, set checkpoint.enabled: false)",
+                   spec.job_types,
+                   [&](const ConfigNode& item, const std::string& key,
+                       const std::vector<JobType>& listed) -> std::optional<JobType> {
+                     const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
+                     if (!type)
+                       m.checker().error(item, key, "unknown job type; valid types: " + enum_name_list<JobType>());
+                     else if (std::find(listed.begin(), listed.end(), *type) != listed.end())
+                       m.checker().error(item, key, "job type listed twice");
+                     else
+                       return type;
+                     return std::nullopt;
+                   });
+}
+
+Json job_types_json(const C& spec)
+{
+  Json types = Json::array();
+  for (JobType type : spec.job_types)
+    types.push_back(echo_value(type));
+  return types;
+}
+
+// One rule {max_gpus: N, params_b: B}; nullopt after reporting it. `previous_max_gpus` is that
+// of the last rule whose max_gpus could be read: rules are searched in order for the first
+// max_gpus >= the job's GPUs, so out of order a later rule could never match, which is surely
+// not what was meant.
+std::optional<ModelSizeRule> read_model_size(ConfigChecker& checker, const ConfigNode& item, const std::string& key,
+                                             int& previous_max_gpus)
+{
+  MapReader r(checker, &item, key, model_size_keys().names());
+  if (!r.ok() || item.kind == ConfigNode::Kind::Null) {
+    if (r.ok()) // an empty `-` item: MapReader accepts it as an empty map
+      checker.error(item, key, "expected a rule {max_gpus: N, params_b: B}");
+    return std::nullopt;
   }
-  std::vector<ModelSizeRule> rules;
-  bool ok = true;
-  int previous_max_gpus = 0; // of the last rule whose max_gpus could be read
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const std::string rule_key = join_key(key, std::to_string(i));
-    MapReader r(checker, &node->items[i], rule_key, {"max_gpus", "params_b"});
-    if (!r.ok() || node->items[i].kind == ConfigNode::Kind::Null) {
-      if (r.ok()) // an empty `-` item: MapReader accepts it as an empty map
-        checker.error(node->items[i], rule_key, "expected a rule {max_gpus: N, params_b: B}");
-      ok = false;
-      continue;
-    }
-    ModelSizeRule rule;
-    const bool has_gpus = r.require("max_gpus") && r.read("max_gpus", rule.max_gpus, integer_between(1, MAX_GPUS));
-    const bool has_params =
-        r.require("params_b") && r.read("params_b", rule.params_billion, positive_up_to(MAX_PARAMS_BILLION));
-    ok = ok && has_gpus && has_params;
-    if (!has_gpus)
-      continue;
-    // Rules are searched in order for the first max_gpus >= the job's GPUs: out of order, a
-    // later rule could never match, which is surely not what was meant.
-    if (rule.max_gpus <= previous_max_gpus) {
-      checker.error(*r.get("max_gpus"), r.key_of("max_gpus"),
-                    "max_gpus must increase strictly from rule to rule; the previous rule has max_gpus " +
-                        std::to_string(previous_max_gpus));
-      ok = false;
-    }
-    previous_max_gpus = rule.max_gpus;
-    rules.push_back(rule);
+  ModelSizeRule rule;
+  const bool complete = model_size_keys().read(r, rule);
+  if (rule.max_gpus == 0) // missing or refused (reported): the order cannot be judged
+    return std::nullopt;
+  const bool in_order = rule.max_gpus > previous_max_gpus;
+  if (!in_order)
+    checker.error(*r.get("max_gpus"), r.key_of("max_gpus"),
+                  "max_gpus must increase strictly from rule to rule; the previous rule has max_gpus " +
+                      std::to_string(previous_max_gpus));
+  previous_max_gpus = rule.max_gpus;
+  return complete && in_order ? std::optional<ModelSizeRule>(rule) : std::nullopt;
+}
+
+bool read_model_sizes(MapReader& m, const std::string& name, C& spec)
+{
+  int previous_max_gpus = 0;
+  return read_list(m, name, "expected at least one rule {max_gpus: N, params_b: B}", spec.model_sizes,
+                   [&](const ConfigNode& item, const std::string& key, const std::vector<ModelSizeRule>&) {
+                     return read_model_size(m.checker(), item, key, previous_max_gpus);
+                   });
+}
+
+Json model_sizes_json(const C& spec)
+{
+  Json rules = Json::array();
+  for (const auto& rule : spec.model_sizes)
+    rules.push_back(model_size_keys().echo(rule));
+  return rules;
+}
+
+// A zero interval would mean checkpointing without end; say how to get what was likely meant.
+bool read_interval(ConfigChecker& checker, const ConfigNode& node, const std::string& key, C& spec)
+{
+  const auto v = checker.number(node, key, any_number());
+  if (!v)
+    return false;
+  if (*v > 0 && *v <= MAX_SECONDS) {
+    spec.interval_s = *v;
+    return true;
   }
-  if (ok)
-    out = std::move(rules);
+  if (*v <= 0)
+    checker.error(node, key,
+                  "expected a number of seconds > 0 between checkpoints; to stop checkpointing set "
+                  "checkpoint.enabled: false");
+  else
+    checker.error(node, key, "expected at most " + format_number(MAX_SECONDS) + " seconds");
+  return false;
+}
+
+// What a checkpointing job trains, and how fast.
+std::vector<ConfigKey<C>> training_keys()
+{
+  return {
+      ConfigKey<C>(other_doc("job_types", "list of names", enum_name_list<JobType>() + ", each once",
+                             "the job types that train with checkpoints"),
+                   read_job_types, job_types_json),
+      ConfigKey<C>(other_doc("model_sizes", "list of maps", "rules, max_gpus increasing",
+                             "the model a job trains, by its GPUs: the first rule whose max_gpus >= the job's "
+                             "GPUs, else the last"),
+                   read_model_sizes, model_sizes_json,
+                   [](const std::string& path, const C&) {
+                     return model_size_keys().docs(join_key(path, "<i>"), ModelSizeRule{});
+                   }),
+      number_key("bytes_per_param", &C::bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM), "bytes",
+                 "checkpoint bytes per model parameter (14: bf16 weights, fp32 master copy, Adam moments)"),
+      number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, positive_up_to(MAX_PEAK_TFLOPS), "TFLOP/s",
+                 "peak dense throughput of one GPU"),
+      number_key("mfu", &C::mfu, positive_up_to(1), NO_UNIT, "model FLOPs utilisation"),
+      number_key("tokens_per_step", &C::tokens_per_step, positive_up_to(MAX_TOKENS_PER_STEP), "tokens",
+                 "tokens of one training step"),
+      number_key("step_time_s", &C::step_time_s, number_between(0, MAX_SECONDS), "s",
+                 "seconds of one training step; 0: 6 x parameters x tokens_per_step / (GPUs x peak x mfu)"),
+  };
+}
+
+// How and when it writes checkpoints, and what a restart costs.
+std::vector<ConfigKey<C>> writing_keys()
+{
+  return {
+      value_key("mode", &C::mode,
+                "sync: training waits for the write; async: it waits for a snapshot to host memory, and the "
+                "upload overlaps training"),
+      value_key("interval", &C::interval_policy,
+                "when to checkpoint: fixed (interval_s or interval_steps), or the optimum of young or daly"),
+      number_key("interval_s", &C::interval_s, positive_up_to(MAX_SECONDS), "s",
+                 "fixed: seconds of training between checkpoints")
+          .read_with(node_reader<C>(read_interval)),
+      number_key("interval_steps", &C::interval_steps, integer_between(0, MAX_SECONDS), "steps",
+                 "fixed: training steps between checkpoints; > 0 takes the place of interval_s"),
+      number_key("snapshot_GBps", &C::snapshot_GBps, positive_up_to(MAX_SNAPSHOT_GBPS), "GB/s",
+                 "async: bandwidth of the copy of a node's shard to host memory"),
+      number_key("init_s", &C::init_s, number_between(0, MAX_SECONDS), "s",
+                 "paid on every start after an interruption (launch, framework and data loader)"),
+  };
+}
+
+const KeyTable<C>& checkpoint_keys()
+{
+  static const KeyTable<C> keys({
+      {value_key("enabled", &C::enabled, "checkpoints on; false turns a written section off")},
+      training_keys(),
+      writing_keys(),
+  });
+  return keys;
 }
 
 } // namespace
 
-CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node)
+CheckpointSpec checkpoint_defaults()
 {
   CheckpointSpec spec;
-  MapReader m(checker, &node, "checkpoint", KEYS);
-  if (!m.ok())
-    return spec;
-  spec.enabled = true; // writing the section asks for checkpoints unless it says otherwise
-  m.read("enabled", spec.enabled);
-  read_job_types(m, spec.job_types);
-  read_model_sizes(m, spec.model_sizes);
-  m.read("bytes_per_param", spec.bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM));
-  m.read("peak_tflops_per_gpu", spec.peak_tflops_per_gpu, positive_up_to(MAX_PEAK_TFLOPS));
-  m.read("mfu", spec.mfu, positive_up_to(1));
-  m.read("tokens_per_step", spec.tokens_per_step, positive_up_to(MAX_TOKENS_PER_STEP));
-  m.read("step_time_s", spec.step_time_s, number_between(0, MAX_SECONDS));
-
-  m.read("mode", spec.mode);
-  m.read("interval", spec.interval_policy);
-
-  // A zero interval would mean checkpointing without end; say how to get what was likely meant.
-  if (const ConfigNode* n = m.get("interval_s")) {
-    const auto v = checker.number(*n, m.key_of("interval_s"), any_number());
-    if (v && *v <= 0)
-      checker.error(*n, m.key_of("interval_s"),
-                    "expected a number of seconds > 0 between checkpoints; to stop checkpointing set "
-                    "checkpoint.enabled: false");
-    else if (v && *v > MAX_SECONDS)
-      checker.error(*n, m.key_of("interval_s"), "expected at most " + format_number(MAX_SECONDS) + " seconds");
-    else if (v)
-      spec.interval_s = *v;
-  }
-  m.read("interval_steps", spec.interval_steps, integer_between(0, MAX_SECONDS));
-  m.read("snapshot_GBps", spec.snapshot_GBps, positive_up_to(MAX_SNAPSHOT_GBPS));
-  m.read("init_s", spec.init_s, number_between(0, MAX_SECONDS));
+  spec.enabled = true;
   return spec;
+}
+
+CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node)
+{
+  MapReader m(checker, &node, "checkpoint", checkpoint_keys().names());
+  if (!m.ok())
+    return CheckpointSpec{};
+  CheckpointSpec spec = checkpoint_defaults();
+  checkpoint_keys().read(m, spec);
+  return spec;
+}
+
+Json checkpoint_to_json(const CheckpointSpec& spec) { return echo_if_enabled(checkpoint_keys(), spec); }
+
+std::vector<KeyDoc> checkpoint_key_docs(const std::string& path)
+{
+  return checkpoint_keys().docs(path, checkpoint_defaults());
 }
 
 } // namespace acmesim

@@ -1,11 +1,21 @@
 #pragma once
 // The `checkpoint:` section of a scenario (docs/checkpointing.md).
 #include "models/checkpoint/CheckpointSpec.hpp"
-#include "sim/config/CheckedReader.hpp"
+#include "sim/config/KeyTable.hpp"
+
+#include <string>
+#include <vector>
 
 namespace acmesim {
 
+// What the section starts from: CheckpointSpec's defaults, enabled (writing the section asks
+// for checkpoints unless it says otherwise).
+CheckpointSpec checkpoint_defaults();
+
 // Reads the section; every problem is reported through `checker`.
 CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node);
+
+Json checkpoint_to_json(const CheckpointSpec& spec);
+std::vector<KeyDoc> checkpoint_key_docs(const std::string& path);
 
 } // namespace acmesim

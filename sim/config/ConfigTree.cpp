@@ -218,94 +218,134 @@ std::optional<ConfigNode> parse_config(std::string_view text, const SourceLabel&
 
 // --- overrides -------------------------------------------------------------------------------
 
-void apply_override(ConfigNode& root, const std::string& text, DiagnosticList& diags, const OverrideFallback& fallback)
+namespace {
+
+// One "a.b.c=value" option, split.
+struct Override {
+  std::string where; // "--set a.b.c=value": where diagnostics about it point
+  std::string key;
+  std::vector<std::string> parts; // the key's components
+  std::string value_text;
+};
+
+std::optional<Override> parse_override(const std::string& text, DiagnosticList& diags)
 {
-  const std::string where = "--set " + text;
+  Override o{"--set " + text, {}, {}, {}};
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos) {
-    diags.add(where, "", "", "expected key.path=value");
-    return;
+    diags.add(o.where, "", "", "expected key.path=value");
+    return std::nullopt;
   }
-  const std::string key = trim(std::string_view(text).substr(0, eq));
-  const std::string value_text = text.substr(eq + 1);
-  if (key.empty()) {
-    diags.add(where, "", value_text, "expected key.path=value; the key is empty");
-    return;
+  o.key = trim(std::string_view(text).substr(0, eq));
+  o.value_text = text.substr(eq + 1);
+  if (o.key.empty()) {
+    diags.add(o.where, "", o.value_text, "expected key.path=value; the key is empty");
+    return std::nullopt;
   }
-  const std::vector<std::string> parts = split_key(key);
-  if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
-    diags.add(where, key, value_text, "the key path has an empty component");
-    return;
+  o.parts = split_key(o.key);
+  if (std::any_of(o.parts.begin(), o.parts.end(), [](const std::string& p) { return p.empty(); })) {
+    diags.add(o.where, o.key, o.value_text, "the key path has an empty component");
+    return std::nullopt;
   }
+  return o;
+}
 
-  ConfigNode value;
-  const SourceLabel label{where, SourceLabel::Style::Fixed};
-  try {
-    value = load(value_text, key, label, diags);
-  } catch (const YAML::ParserException& e) {
-    diags.add(where, key, value_text, "the value is not valid YAML: " + e.msg);
-    return;
-  }
+// The first `count` components of the override's key, joined: "a.b".
+std::string path_prefix(const Override& o, std::size_t count)
+{
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i)
+    out = join_key(out, o.parts[i]);
+  return out;
+}
 
-  // Edit a copy, so that an override failing half-way (after creating maps) changes nothing.
-  ConfigNode edited = root;
-  ConfigNode* node = &edited;
-  std::vector<std::string> walked; // the key path of `node`
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& part = parts[i];
-    const bool last = i + 1 == parts.size();
-    std::string here;
-    for (const auto& w : walked)
-      here = join_key(here, w);
+// The child `o.parts[i]` of a map, created if missing; nullptr after reporting a list that is
+// not there to index.
+ConfigNode* map_child(ConfigNode& map, const Override& o, std::size_t i, const OverrideFallback& fallback,
+                      DiagnosticList& diags)
+{
+  if (ConfigNode* child = map.find(o.parts[i]))
+    return child;
+  ConfigNode created = ConfigNode::make_map(o.where);
+  if (parse_index(o.parts[i + 1])) {
+    // The next component indexes a list: only a list someone else supplies can be indexed.
+    const std::vector<std::string> list_path(o.parts.begin(), o.parts.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    const ConfigNode* supplied = fallback ? fallback(list_path) : nullptr;
+    if (!supplied) {
+      diags.add(o.where, o.key, o.value_text, "cannot index '" + path_prefix(o, i + 1) + "': it is not set");
+      return nullptr;
+    }
+    created = *supplied;
+  }
+  return &map.set(o.parts[i], o.where, std::move(created));
+}
+
+// The item `o.parts[i]` of a list; nullptr after reporting an index that is not in it.
+ConfigNode* list_item(ConfigNode& list, const Override& o, std::size_t i, DiagnosticList& diags)
+{
+  const auto index = parse_index(o.parts[i]);
+  if (index && *index < list.items.size())
+    return &list.items[*index];
+  const std::size_t n = list.items.size();
+  const std::string valid = n == 0 ? "it is empty" : "valid indices are 0 to " + std::to_string(n - 1);
+  diags.add(o.where, o.key, o.value_text,
+            "'" + o.parts[i] + "' is not an index into the list '" + path_prefix(o, i) + "' (" + valid + ")");
+  return nullptr;
+}
+
+// Sets `value` at the override's key path under `root`, creating missing maps on the way.
+// False after reporting a path that cannot be followed (`root` may then be half-edited).
+bool set_at_path(ConfigNode& root, const Override& o, ConfigNode value, const OverrideFallback& fallback,
+                 DiagnosticList& diags)
+{
+  ConfigNode* node = &root;
+  for (std::size_t i = 0; i < o.parts.size(); ++i) {
+    const bool last = i + 1 == o.parts.size();
     // An empty value (`scheduler:`) is an empty map to set keys in.
     if (node->kind == ConfigNode::Kind::Null) {
       node->kind = ConfigNode::Kind::Map;
-      node->where = where;
+      node->where = o.where;
+    }
+    if (node->is_map() && last) {
+      node->set(o.parts[i], o.where, std::move(value));
+      return true;
     }
     if (node->is_map()) {
-      if (last) {
-        node->set(part, where, std::move(value));
-        break;
-      }
-      ConfigNode* next = node->find(part);
-      if (!next) {
-        ConfigNode created = ConfigNode::make_map(where);
-        if (parse_index(parts[i + 1])) {
-          // The next component indexes a list: only a list someone else supplies can be indexed.
-          std::vector<std::string> list_path = walked;
-          list_path.push_back(part);
-          const ConfigNode* supplied = fallback ? fallback(list_path) : nullptr;
-          if (!supplied) {
-            diags.add(where, key, value_text, "cannot index '" + join_key(here, part) + "': it is not set");
-            return;
-          }
-          created = *supplied;
-        }
-        next = &node->set(part, where, std::move(created));
-      }
-      node = next;
+      node = map_child(*node, o, i, fallback, diags);
     } else if (node->is_list()) {
-      const auto index = parse_index(part);
-      if (!index || *index >= node->items.size()) {
-        const std::size_t n = node->items.size();
-        const std::string valid = n == 0 ? "it is empty" : "valid indices are 0 to " + std::to_string(n - 1);
-        diags.add(where, key, value_text,
-                  "'" + part + "' is not an index into the list '" + here + "' (" + valid + ")");
-        return;
-      }
-      if (last) {
-        node->items[*index] = std::move(value);
-        break;
-      }
-      node = &node->items[*index];
+      node = list_item(*node, o, i, diags);
+      if (node && last)
+        *node = std::move(value);
     } else {
-      diags.add(where, key, value_text,
-                "'" + here + "' is a single value (" + node->text() + "), so it has no key '" + part + "'");
-      return;
+      diags.add(o.where, o.key, o.value_text,
+                "'" + path_prefix(o, i) + "' is a single value (" + node->text() + "), so it has no key '" +
+                    o.parts[i] + "'");
+      return false;
     }
-    walked.push_back(part);
+    if (!node)
+      return false;
   }
-  root = std::move(edited);
+  return true;
+}
+
+} // namespace
+
+void apply_override(ConfigNode& root, const std::string& text, DiagnosticList& diags, const OverrideFallback& fallback)
+{
+  const std::optional<Override> o = parse_override(text, diags);
+  if (!o)
+    return;
+  ConfigNode value;
+  try {
+    value = load(o->value_text, o->key, {o->where, SourceLabel::Style::Fixed}, diags);
+  } catch (const YAML::ParserException& e) {
+    diags.add(o->where, o->key, o->value_text, "the value is not valid YAML: " + e.msg);
+    return;
+  }
+  // Edit a copy, so that an override failing half-way (after creating maps) changes nothing.
+  ConfigNode edited = root;
+  if (set_at_path(edited, *o, std::move(value), fallback, diags))
+    root = std::move(edited);
 }
 
 // --- merging ---------------------------------------------------------------------------------

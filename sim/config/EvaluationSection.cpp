@@ -25,68 +25,6 @@ constexpr double MIN_CHUNK_S = 1;
 const char* const EMBEDDED_CATALOGUE = "eval/datasets.yaml";
 const char* const EMBEDDED_SOURCE = "<embedded eval/datasets.yaml>";
 
-const std::vector<std::string> KEYS{"catalogue", "datasets", "model_params_b", "gpus_per_trial",
-                                    "weight_bytes_per_param", "pcie_GBps", "chunk_s", "campaigns_s",
-                                    "every_checkpoints", "trigger_min_gpus"};
-const std::vector<std::string> DATASET_KEYS{"name", "inference_s", "preprocess_s", "metric_s", "cached"};
-
-// `inference_s: {7: 114, 20: 260}`: sizes in billions of parameters, strictly increasing.
-bool read_inference_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                          std::vector<std::pair<double, double>>& out)
-{
-  if (!checker.expect_map(node, key))
-    return false;
-  if (node.entries.empty()) {
-    checker.error(node, key, "expected at least one {billions of parameters: seconds} entry, e.g. {7: 114}");
-    return false;
-  }
-  bool ok = true;
-  double previous = 0;
-  for (const auto& entry : node.entries) {
-    const std::string entry_key = join_key(key, entry.key);
-    // The size is a map key: check it as a number written where the key is.
-    const ConfigNode size_node = ConfigNode::make_scalar(entry.key, entry.key_where);
-    const auto size = checker.number(size_node, entry_key, positive_up_to(MAX_PARAMS_BILLION));
-    const auto seconds = checker.number(entry.value, entry_key, positive_up_to(MAX_SECONDS));
-    if (!size || !seconds) {
-      ok = false;
-      continue;
-    }
-    // Interpolation walks the table in order; out of order, it would pick the wrong neighbours.
-    if (*size <= previous) {
-      checker.error(entry.key_where, entry_key, entry.key,
-                    "model sizes must increase strictly; the previous size is " + format_number(previous));
-      ok = false;
-    }
-    previous = std::max(previous, *size);
-    out.emplace_back(*size, *seconds);
-  }
-  return ok;
-}
-
-std::optional<DatasetEntry> read_dataset(ConfigChecker& checker, const ConfigNode& node, const std::string& key)
-{
-  MapReader m(checker, &node, key, DATASET_KEYS);
-  if (!m.ok())
-    return std::nullopt;
-  if (node.kind == ConfigNode::Kind::Null) { // a bare `-`: MapReader accepts it as an empty map
-    checker.error(node, key, "expected a dataset {name: ..., inference_s: {7: s}, preprocess_s: s, metric_s: s}");
-    return std::nullopt;
-  }
-  DatasetEntry d;
-  bool ok = m.require("name") && m.read("name", d.name);
-  if (m.require("inference_s"))
-    ok = read_inference_table(checker, *m.get("inference_s"), m.key_of("inference_s"), d.inference_s) && ok;
-  else
-    ok = false;
-  const NumberRange seconds = number_between(0, MAX_SECONDS);
-  ok = m.require("preprocess_s") && m.read("preprocess_s", d.preprocess_s, seconds) && ok;
-  ok = m.require("metric_s") && m.read("metric_s", d.metric_s, seconds) && ok;
-  if (m.get("cached"))
-    ok = m.read("cached", d.cached) && ok;
-  return ok ? std::optional<DatasetEntry>(std::move(d)) : std::nullopt;
-}
-
 // Parses a catalogue into a separate list, then hands its diagnostics to `checker`.
 DatasetCatalogue load_catalogue(ConfigChecker& checker, std::string_view text, const std::string& source_name,
                                 bool& clean)
@@ -140,138 +78,141 @@ DatasetCatalogue read_catalogue(MapReader& m, const std::string& base_dir, bool&
 void read_dataset_names(MapReader& m, const DatasetCatalogue& catalogue, bool check_names,
                         std::vector<std::string>& out)
 {
-  const ConfigNode* node = m.get("datasets");
-  const std::string key = m.key_of("datasets");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    checker.error(*node, key, "expected at least one dataset name (leave the key out to evaluate every dataset)");
-    return;
-  }
   // A few names suffice to show the spelling; the full list lives in the catalogue file.
   std::vector<std::string> examples;
   for (std::size_t i = 0; i < catalogue.datasets.size() && i < 6; ++i)
     examples.push_back(catalogue.datasets[i].name);
-  std::vector<std::string> names;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    const ConfigNode& item = node->items[i];
-    const std::string item_key = join_key(key, std::to_string(i));
-    const auto name = checker.string(item, item_key);
-    if (!name) {
-      ok = false;
-    } else if (check_names && !catalogue.find(*name)) {
-      checker.error(item, item_key,
-                    "unknown dataset; the catalogue (" + catalogue.source + ") has " +
-                        std::to_string(catalogue.datasets.size()) + " datasets, e.g. " + join_names(examples));
-      ok = false;
-    } else if (std::find(names.begin(), names.end(), *name) != names.end()) {
-      checker.error(item, item_key, "dataset listed twice");
-      ok = false;
-    } else {
-      names.push_back(*name);
-    }
-  }
-  if (ok)
-    out = std::move(names);
+  ConfigChecker& checker = m.checker();
+  read_list(m, "datasets", "expected at least one dataset name (leave the key out to evaluate every dataset)", out,
+            [&](const ConfigNode& item, const std::string& key,
+                const std::vector<std::string>& listed) -> std::optional<std::string> {
+              const auto name = checker.string(item, key);
+              if (!name)
+                return std::nullopt;
+              if (check_names && !catalogue.find(*name))
+                checker.error(item, key,
+                              "unknown dataset; the catalogue (" + catalogue.source + ") has " +
+                                  std::to_string(catalogue.datasets.size()) + " datasets, e.g. " +
+                                  join_names(examples));
+              else if (std::find(listed.begin(), listed.end(), *name) != listed.end())
+                checker.error(item, key, "dataset listed twice");
+              else
+                return name;
+              return std::nullopt;
+            });
 }
 
-void read_campaigns(MapReader& m, std::vector<double>& out)
+using E = EvalSpec;
+
+// `chunk_s: 0` never cuts a dataset; a positive length must be at least MIN_CHUNK_S.
+bool read_chunk(ConfigChecker& checker, const ConfigNode& node, const std::string& key, E& spec)
 {
-  const ConfigNode* node = m.get("campaigns_s");
-  const std::string key = m.key_of("campaigns_s");
-  ConfigChecker& checker = m.checker();
-  if (!node || !checker.expect_list(*node, key))
-    return;
-  if (node->items.empty()) {
-    out.clear(); // only campaigns triggered by checkpoints (checked by read_evaluation)
-    return;
+  const auto v = checker.number(node, key, number_between(0, MAX_SECONDS));
+  if (!v)
+    return false;
+  if (*v > 0 && *v < MIN_CHUNK_S) {
+    checker.error(node, key,
+                  "expected 0 (never cut datasets) or a chunk length of at least " + format_number(MIN_CHUNK_S) + " s");
+    return false;
   }
-  std::vector<double> times;
-  bool ok = true;
-  for (std::size_t i = 0; i < node->items.size(); ++i) {
-    // Non-finite values (.inf, .nan) are refused by the number reader itself.
-    const auto t = checker.number(node->items[i], join_key(key, std::to_string(i)), number_between(0, MAX_SECONDS));
-    if (t)
-      times.push_back(*t);
-    ok = ok && t.has_value();
-  }
-  if (ok)
-    out = std::move(times);
+  spec.chunk_s = *v;
+  return true;
+}
+
+// The catalogue as the results name it: the built-in one, or its file's name (not its path).
+Json catalogue_json(const E& spec)
+{
+  const std::string& source = spec.catalogue.source;
+  return source == "<embedded default>" ? source : fs::path(source).filename().string();
+}
+
+// The catalogue and the datasets chosen from it are read first by read_evaluation: the
+// catalogue needs the scenario's directory, and the names are checked against it.
+std::vector<ConfigKey<E>> dataset_choice_keys()
+{
+  return {
+      ConfigKey<E>(other_doc("catalogue", "path", "default, or a catalogue file",
+                             "the datasets campaigns can evaluate: the built-in configs/eval/datasets.yaml, or a "
+                             "file relative to the scenario's directory"),
+                   {}, catalogue_json)
+          .default_is("default"),
+      ConfigKey<E>(other_doc("datasets", "list of names", "names of the catalogue, each once",
+                             "the datasets every campaign evaluates"),
+                   {}, [](const E& spec) { return Json(spec.datasets); })
+          .default_is("every dataset of the catalogue"),
+  };
+}
+
+std::vector<ConfigKey<E>> trial_keys()
+{
+  return {
+      number_key("model_params_b", &E::model_params_b, positive_up_to(MAX_PARAMS_BILLION), "billion parameters",
+                 "the size of the evaluated model"),
+      number_key("gpus_per_trial", &E::gpus_per_trial, integer_between(1, MAX_GPUS_PER_TRIAL), "GPUs",
+                 "GPUs of one trial, on one node"),
+      number_key("weight_bytes_per_param", &E::weight_bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM), "bytes",
+                 "bytes a trial loads per model parameter (2: bf16 weights)"),
+      number_key("pcie_GBps", &E::pcie_GBps, positive_up_to(MAX_PCIE_GBPS), "GB/s",
+                 "host memory to GPU bandwidth, for a model already on the node"),
+      number_key("chunk_s", &E::chunk_s, number_between(0, MAX_SECONDS), "s",
+                 "datasets of more inference seconds are cut into chunks no longer than this (at least 1), "
+                 "which may run on several GPUs; 0: never cut")
+          .read_with(node_reader<E>(read_chunk)),
+  };
+}
+
+std::vector<ConfigKey<E>> campaign_keys()
+{
+  return {
+      number_list_key("campaigns_s", &E::campaigns_s, number_between(0, MAX_SECONDS), "s",
+                      "submission times of the campaigns, each evaluating every chosen dataset"),
+      number_key("every_checkpoints", &E::every_checkpoints, integer_between(0, 1e6), "checkpoints",
+                 "in whole-cluster runs, every this many checkpoints of a large pretraining job submit a campaign "
+                 "for that checkpoint; 0: never"),
+      number_key("trigger_min_gpus", &E::trigger_min_gpus, integer_between(1, 1e6), "GPUs",
+                 "pretraining jobs of at least this many GPUs trigger campaigns"),
+  };
+}
+
+const KeyTable<E>& evaluation_keys()
+{
+  static const KeyTable<E> keys({dataset_choice_keys(), trial_keys(), campaign_keys()});
+  return keys;
 }
 
 } // namespace
 
-DatasetCatalogue parse_dataset_catalogue(std::string_view text, const std::string& source_name, DiagnosticList& diags)
+EvalSpec evaluation_defaults()
 {
-  DatasetCatalogue catalogue;
-  catalogue.source = source_name;
-  const std::optional<ConfigNode> root = parse_config(text, {source_name, SourceLabel::Style::LineColumn}, diags);
-  if (!root)
-    return catalogue;
-  ConfigChecker checker(diags);
-  MapReader top(checker, &*root, "", {"datasets"});
-  if (!top.ok() || !top.require("datasets"))
-    return catalogue;
-  const ConfigNode& list = *top.get("datasets");
-  if (!checker.expect_list(list, "datasets"))
-    return catalogue;
-  if (list.items.empty()) {
-    checker.error(list, "datasets", "expected at least one dataset");
-    return catalogue;
-  }
-  for (std::size_t i = 0; i < list.items.size(); ++i) {
-    const std::string key = join_key("datasets", std::to_string(i));
-    std::optional<DatasetEntry> d = read_dataset(checker, list.items[i], key);
-    if (!d)
-      continue;
-    // Campaigns and scenarios name datasets: two entries of one name would make that ambiguous.
-    if (const DatasetEntry* first = catalogue.find(d->name)) {
-      checker.error(*list.items[i].find("name"), join_key(key, "name"),
-                    "dataset name used twice; its first entry is datasets." +
-                        std::to_string(first - catalogue.datasets.data()));
-      continue;
-    }
-    catalogue.datasets.push_back(std::move(*d));
-  }
-  return catalogue;
+  EvalSpec spec;
+  spec.enabled = true;
+  spec.campaigns_s = {0};
+  return spec;
 }
 
 EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
 {
-  EvalSpec spec;
-  spec.campaigns_s = {0};
-  MapReader m(checker, &node, "evaluation", KEYS);
+  MapReader m(checker, &node, "evaluation", evaluation_keys().names());
   if (!m.ok())
-    return spec;
-  spec.enabled = true; // writing the section asks for evaluation campaigns
-
+    return EvalSpec{};
+  EvalSpec spec = evaluation_defaults();
   bool catalogue_clean = false;
   spec.catalogue = read_catalogue(m, base_dir, catalogue_clean);
   // Against a broken catalogue every name could look unknown: its own errors say enough.
   read_dataset_names(m, spec.catalogue, catalogue_clean, spec.datasets);
-  m.read("model_params_b", spec.model_params_b, positive_up_to(MAX_PARAMS_BILLION));
-  m.read("gpus_per_trial", spec.gpus_per_trial, integer_between(1, MAX_GPUS_PER_TRIAL));
-  m.read("weight_bytes_per_param", spec.weight_bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM));
-  m.read("pcie_GBps", spec.pcie_GBps, positive_up_to(MAX_PCIE_GBPS));
-  if (const ConfigNode* n = m.get("chunk_s")) {
-    const auto v = checker.number(*n, m.key_of("chunk_s"), number_between(0, MAX_SECONDS));
-    if (v && *v > 0 && *v < MIN_CHUNK_S)
-      checker.error(*n, m.key_of("chunk_s"),
-                    "expected 0 (never cut datasets) or a chunk length of at least " + format_number(MIN_CHUNK_S) +
-                        " s");
-    else if (v)
-      spec.chunk_s = *v;
-  }
-  read_campaigns(m, spec.campaigns_s);
-  m.read("every_checkpoints", spec.every_checkpoints, integer_between(0, 1e6));
-  m.read("trigger_min_gpus", spec.trigger_min_gpus, integer_between(1, 1e6));
+  evaluation_keys().read(m, spec);
   if (spec.campaigns_s.empty() && spec.every_checkpoints == 0)
     checker.error(*m.get("campaigns_s"), m.key_of("campaigns_s"),
                   "expected at least one campaign submission time in seconds, e.g. [0], or campaigns triggered by "
                   "checkpoints (every_checkpoints > 0)");
   return spec;
+}
+
+Json evaluation_to_json(const EvalSpec& spec) { return echo_if_enabled(evaluation_keys(), spec); }
+
+std::vector<KeyDoc> evaluation_key_docs(const std::string& path)
+{
+  return evaluation_keys().docs(path, evaluation_defaults());
 }
 
 } // namespace acmesim

@@ -1,18 +1,23 @@
 #pragma once
-// The `evaluation:` section of a scenario (docs/evaluation.md) and dataset catalogues.
+// The `evaluation:` section of a scenario (docs/evaluation.md).
 #include "models/evaluation/EvalSpec.hpp"
-#include "sim/config/CheckedReader.hpp"
+#include "sim/config/DatasetCatalogueFile.hpp"
+#include "sim/config/KeyTable.hpp"
 
 #include <string>
-#include <string_view>
+#include <vector>
 
 namespace acmesim {
+
+// What the section starts from: EvalSpec's defaults, enabled (writing the section asks for
+// evaluation campaigns), with one campaign at time 0.
+EvalSpec evaluation_defaults();
 
 // Reads the section; `catalogue: path` resolves against base_dir, `catalogue: default` (or no
 // key) takes the embedded configs/eval/datasets.yaml. Every problem goes through `checker`.
 EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
 
-// Parses a dataset catalogue (YAML); problems are added to `diags` with the source's lines.
-DatasetCatalogue parse_dataset_catalogue(std::string_view text, const std::string& source_name, DiagnosticList& diags);
+Json evaluation_to_json(const EvalSpec& spec);
+std::vector<KeyDoc> evaluation_key_docs(const std::string& path);
 
 } // namespace acmesim

@@ -1,7 +1,10 @@
 #include "sim/config/FailureSection.hpp"
 
+#include "sim/config/FailureComponentKeys.hpp"
+
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <unordered_set>
@@ -11,267 +14,191 @@ namespace acmesim {
 namespace {
 
 namespace fs = std::filesystem;
-using Dist = DurationDistribution;
+using F = FailureSpec;
 
-constexpr double HOUR = 3600;
-// Upper bounds that keep a typo from producing absurd or overflowing numbers.
-constexpr double MAX_HOURS = 1e9;
+// Upper bound that keeps a typo from producing absurd or overflowing numbers.
 constexpr double MAX_MULTIPLIER = 1e6;
+// A week bounds any plausible detection delay.
+constexpr double MAX_DETECTION_S = 7 * 24 * 3600;
 
-const std::vector<std::string> MODEL_KEYS{"components", "lemon_nodes", "lemon_multiplier", "node_rate_multipliers",
-                                          "neighbour_probability"};
+// What `failures.model` names: the sourced model, or none (which still checks the other keys,
+// so that `--set failures.model=none` switches a tuned model off without editing it).
+enum class FailureModel : std::uint8_t { Acme, None };
+constexpr auto enum_names(FailureModel) { return names_in_order<FailureModel>("acme", "none"); }
 
-NumberRange hours(bool strictly_positive)
+// The two keys of which a section names exactly one: they decide what the others mean.
+const char* const MODEL = "model";
+const char* const RECORDED = "recorded";
+
+// `node_rate_multipliers: {seren-n5: 20}`: node names, checked against the cluster later.
+bool read_multipliers(ConfigChecker& checker, const ConfigNode& node, const std::string& key, F& spec)
 {
-  NumberRange r = strictly_positive ? positive() : at_least(0);
-  r.max = MAX_HOURS;
-  return r;
-}
-
-std::vector<std::string> dist_params(Dist::Kind kind)
-{
-  switch (kind) {
-    case Dist::Kind::Exponential:
-      return {"mean_h"};
-    case Dist::Kind::Weibull:
-      return {"shape", "scale_h"};
-    case Dist::Kind::LogNormal:
-      return {"median_h", "sigma"};
-    case Dist::Kind::Fixed:
-      break;
-  }
-  return {"value_h"};
-}
-
-// `{dist: ..., <parameters in hours>}`; every parameter of the chosen kind is required, since
-// overriding half of a distribution of another kind has no meaning. `is_tbf`: a time between
-// failures, which must not be zero (the instance would fail continuously).
-std::optional<Dist> read_distribution(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                                      bool is_tbf)
-{
-  MapReader m(checker, &node, key); // valid keys depend on `dist`
-  if (!m.ok())
-    return std::nullopt;
-  Dist d;
-  if (!m.require("dist") || !m.read("dist", d.kind))
-    return std::nullopt;
-  const std::vector<std::string> params = dist_params(d.kind);
-  std::vector<std::string> valid{"dist"};
-  valid.insert(valid.end(), params.begin(), params.end());
-  bool ok = true;
-  for (const auto& entry : node.entries)
-    if (std::find(valid.begin(), valid.end(), entry.key) == valid.end()) {
-      checker.error(entry.key_where, m.key_of(entry.key), entry.key,
-                    "unknown key for dist " + std::string(to_string(d.kind)) + "; valid keys: " + join_names(valid));
-      ok = false;
-    }
-  for (const auto& p : params)
-    ok = m.require(p) && ok;
-  if (!ok)
-    return std::nullopt;
-
-  bool read = true;
-  if (d.kind == Dist::Kind::Exponential) {
-    read = m.read("mean_h", d.mean_s, hours(true));
-    d.mean_s *= HOUR;
-  } else if (d.kind == Dist::Kind::Weibull) {
-    // Below 0.1 the mean (scale x Gamma(1 + 1/k)) exceeds 10^150 scales: not a failure process.
-    read = m.read("shape", d.shape, number_between(0.1, 100));
-    read = m.read("scale_h", d.scale_s, hours(true)) && read;
-    d.scale_s *= HOUR;
-  } else if (d.kind == Dist::Kind::LogNormal) {
-    read = m.read("median_h", d.median_s, hours(true));
-    // sigma 5 already puts the mean at 270,000 medians.
-    read = m.read("sigma", d.sigma, number_between(0, 5)) && read;
-    d.median_s *= HOUR;
-  } else {
-    read = m.read("value_h", d.value_s, hours(is_tbf));
-    d.value_s *= HOUR;
-  }
-  return read ? std::optional<Dist>(d) : std::nullopt;
-}
-
-// A map keyed by failure category: `read(category, value, key)` for each entry, which returns
-// whether the value was valid. Unknown categories are reported. True if every entry was good.
-template <typename Read>
-bool read_by_category(ConfigChecker& checker, const ConfigNode& node, const std::string& key, Read read)
-{
-  MapReader m(checker, &node, key); // keys are categories, checked here
-  if (!m.ok())
+  MapReader names(checker, &node, key);
+  if (!names.ok())
     return false;
+  spec.node_rate_multipliers.clear();
   bool ok = true;
   for (const auto& entry : node.entries) {
-    const std::string entry_key = join_key(key, entry.key);
-    const auto category = parse_enum<FailureCategory>(entry.key);
-    if (!category) {
-      checker.error(entry.key_where, entry_key, entry.key,
-                    "unknown failure category; valid: " + enum_name_list<FailureCategory>());
-      ok = false;
-      continue;
-    }
-    ok = read(*category, entry.value, entry_key) && ok;
+    const auto v = checker.number(entry.value, join_key(key, entry.key), number_between(0, MAX_MULTIPLIER));
+    if (v)
+      spec.node_rate_multipliers.emplace_back(entry.key, *v);
+    ok = ok && v.has_value();
   }
   return ok;
 }
 
-// `{category: weight, ...}`, weights >= 0 summing to 1; replaces the whole list.
-void read_categories(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                     std::vector<std::pair<FailureCategory, double>>& out)
+Json multipliers_json(const F& spec)
 {
-  std::vector<std::pair<FailureCategory, double>> categories;
-  const bool ok = read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
-                                                           const std::string& entry_key) {
-    const auto weight = checker.number(value, entry_key, number_between(0, 1));
-    if (weight)
-      categories.emplace_back(category, *weight);
-    return weight.has_value();
+  Json multipliers = Json::object();
+  for (const auto& [node, multiplier] : spec.node_rate_multipliers)
+    multipliers[node] = multiplier;
+  return multipliers;
+}
+
+// The keys that tune the model: components, lemons, correlation.
+const KeyTable<F>& model_keys()
+{
+  static const KeyTable<F> keys({
+      ConfigKey<F>(other_doc("components", "map of maps", enum_name_list<Component>(),
+                             "per component: whether, how often and how it fails, and how it is repaired"),
+                   node_reader<F>(read_components), components_to_json, component_key_docs)
+          .default_is("each component's own, under it"),
+      number_key("lemon_nodes", &F::lemon_nodes, integer_between(0, 100000), "nodes",
+                 "nodes, chosen by the seed, that fail lemon_multiplier times as often"),
+      number_key("lemon_multiplier", &F::lemon_multiplier, positive_up_to(MAX_MULTIPLIER), NO_UNIT,
+                 "how many times as often a lemon node fails (node, gpu, nvlink and nic failures)"),
+      ConfigKey<F>(other_doc("node_rate_multipliers", "map of numbers", "node names of the cluster",
+                             "named nodes that fail this many times as often, as lemons do"),
+                   node_reader<F>(read_multipliers), multipliers_json,
+                   [](const std::string& path, const F&) {
+                     KeyDoc doc = number_doc(join_key(path, "<node>"), number_between(0, MAX_MULTIPLIER), NO_UNIT,
+                                             "the failure rate multiplier of the node");
+                     doc.default_value = "1 when not listed";
+                     return std::vector<KeyDoc>{doc};
+                   }),
+      number_key("neighbour_probability", &F::neighbour_probability, number_between(0, 1), NO_UNIT,
+                 "the probability that a node-level failure also takes down the next node on its leaf switch"),
   });
-  if (!ok)
-    return;
-  double sum = 0;
-  for (const auto& [category, weight] : categories)
-    sum += weight;
-  if (std::abs(sum - 1) > 1e-6) {
-    checker.error(node, key, "category weights must sum to 1; they sum to " + format_number(sum));
-    return;
-  }
-  out = std::move(categories);
+  return keys;
 }
 
-void read_component(ConfigChecker& checker, const ConfigNode& node, const std::string& key, ComponentFailureSpec& c)
+bool read_detection(ConfigChecker& checker, const ConfigNode& node, const std::string& key, F& spec)
 {
-  MapReader m(checker, &node, key,
-              {"enabled", "tbf", "categories", "reboot_share", "reboot", "replacement"});
-  if (!m.ok())
-    return;
-  m.read("enabled", c.enabled);
-  if (const ConfigNode* n = m.get("tbf"))
-    if (const auto d = read_distribution(checker, *n, m.key_of("tbf"), true))
-      c.time_between_failures = *d;
-  if (const ConfigNode* n = m.get("categories"))
-    read_categories(checker, *n, m.key_of("categories"), c.categories);
-  m.read("reboot_share", c.reboot_share, number_between(0, 1));
-  if (const ConfigNode* n = m.get("reboot"))
-    if (const auto d = read_distribution(checker, *n, m.key_of("reboot"), false))
-      c.reboot_time = *d;
-  if (const ConfigNode* n = m.get("replacement"))
-    if (const auto d = read_distribution(checker, *n, m.key_of("replacement"), false))
-      c.replacement_time = *d;
-}
-
-// Keys that tune the model: components, lemons, correlation.
-void read_model_keys(ConfigChecker& checker, MapReader& m, FailureSpec& spec)
-{
-  if (const ConfigNode* node = m.get("components")) {
-    const std::string key = m.key_of("components");
-    MapReader components(checker, node, key); // keys are component names, checked below
-    if (components.ok())
-      for (const auto& entry : node->entries) {
-        const auto c = parse_enum<Component>(entry.key);
-        if (!c)
-          checker.error(entry.key_where, join_key(key, entry.key), entry.key,
-                        "unknown component; valid: " + enum_name_list<Component>());
-        else
-          read_component(checker, entry.value, join_key(key, entry.key),
-                         spec.components[static_cast<std::size_t>(*c)]);
-      }
-  }
-  m.read("lemon_nodes", spec.lemon_nodes, integer_between(0, 100000));
-  m.read("lemon_multiplier", spec.lemon_multiplier, positive_up_to(MAX_MULTIPLIER));
-  if (const ConfigNode* node = m.get("node_rate_multipliers")) {
-    const std::string key = m.key_of("node_rate_multipliers");
-    MapReader names(checker, node, key); // keys are node names, checked against the cluster later
-    if (names.ok()) {
-      spec.node_rate_multipliers.clear();
-      for (const auto& entry : node->entries)
-        if (const auto v = checker.number(entry.value, join_key(key, entry.key), number_between(0, MAX_MULTIPLIER)))
-          spec.node_rate_multipliers.emplace_back(entry.key, *v);
-    }
-  }
-  m.read("neighbour_probability", spec.neighbour_probability, number_between(0, 1));
-}
-
-void read_detection(ConfigChecker& checker, const ConfigNode& node, const std::string& key, FailureSpec& spec)
-{
-  read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
-                                           const std::string& entry_key) {
-    // A week bounds any plausible detection delay.
-    const auto v = checker.number(value, entry_key, number_between(0, 7 * 24 * HOUR));
+  return read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
+                                                  const std::string& entry_key) {
+    const auto v = checker.number(value, entry_key, number_between(0, MAX_DETECTION_S));
     if (v)
       spec.detection_s[static_cast<std::size_t>(category)] = *v;
     return v.has_value();
   });
 }
 
+Json detection_json(const F& spec)
+{
+  Json detection = Json::object();
+  for (FailureCategory c : enum_values<FailureCategory>())
+    detection[std::string(to_string(c))] = spec.detection_s[static_cast<std::size_t>(c)];
+  return detection;
+}
+
+std::vector<KeyDoc> detection_docs(const std::string& path, const F& defaults)
+{
+  return number_docs_by_name<FailureCategory>(path, "<category>", number_between(0, MAX_DETECTION_S), "s",
+                                              "the detection delay of a failure category", defaults.detection_s);
+}
+
+// Detection delays apply to recorded failures too.
+const KeyTable<F>& detection_keys()
+{
+  static const KeyTable<F> keys({
+      ConfigKey<F>(other_doc("detection_s", "map of numbers", "failure categories",
+                             "seconds from a failure until it is noticed, by the category it is reported as"),
+                   node_reader<F>(read_detection), detection_json, detection_docs)
+          .default_is("each category's own, under it"),
+  });
+  return keys;
+}
+
+const KeyTable<F>& failure_keys()
+{
+  static const KeyTable<F> keys({
+      {ConfigKey<F>(choice_doc(MODEL, enum_name_vector<FailureModel>(),
+                               "acme: the sourced failure model, tuned by the keys below; none: no failures"),
+                    {}, {}) // read by read_failures, with `recorded`
+           .default_is("set one of model and recorded"),
+       ConfigKey<F>(other_doc(RECORDED, "path", "a readable file",
+                              "a failure list (failures.csv of an earlier run) replayed instead of the model"),
+                    {}, {})
+           .default_is("set one of model and recorded")},
+      detection_keys().keys(),
+      model_keys().keys(),
+  });
+  return keys;
+}
+
 // The file's path resolved against the scenario's directory; reported unless it can be read.
-void read_recorded(MapReader& m, const std::string& base_dir, FailureSpec& spec)
+void read_recorded(MapReader& m, const std::string& base_dir, F& spec)
 {
   std::string written;
-  if (!m.read("recorded", written))
+  if (!m.read(RECORDED, written))
     return;
   const fs::path path(written);
   spec.recorded_path = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
-  const ConfigNode& node = *m.get("recorded");
+  const ConfigNode& node = *m.get(RECORDED);
   std::error_code ec;
   if (!fs::exists(spec.recorded_path, ec))
-    m.checker().error(node, m.key_of("recorded"),
+    m.checker().error(node, m.key_of(RECORDED),
                       "failure list not found: " + spec.recorded_path +
                           " (a relative path starts at the scenario's directory)");
   else if (fs::is_directory(spec.recorded_path, ec) || !std::ifstream(spec.recorded_path).good())
-    m.checker().error(node, m.key_of("recorded"), "failure list cannot be read: " + spec.recorded_path);
+    m.checker().error(node, m.key_of(RECORDED), "failure list cannot be read: " + spec.recorded_path);
+}
+
+// Exactly one of `model` and `recorded`; false after reporting otherwise.
+bool one_source(ConfigChecker& checker, const MapReader& m)
+{
+  if (m.get(MODEL) && m.get(RECORDED))
+    checker.error(m.node()->where, "failures", "",
+                  "set exactly one of failures.model and failures.recorded, not both (a recorded list replaces "
+                  "the model)");
+  else if (!m.get(MODEL) && !m.get(RECORDED))
+    checker.error(m.node()->where, "failures", "",
+                  fmt::format("expected failures.model ({}) or failures.recorded (a failure list file)",
+                              fmt::join(enum_name_vector<FailureModel>(), " or ")));
+  else
+    return true;
+  return false;
 }
 
 } // namespace
 
 FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
 {
-  FailureSpec spec;
-  std::vector<std::string> keys{"model", "recorded", "detection_s"};
-  keys.insert(keys.end(), MODEL_KEYS.begin(), MODEL_KEYS.end());
-  MapReader m(checker, &node, "failures", keys);
-  if (!m.ok())
-    return spec;
-  const ConfigNode* model = m.get("model");
-  const ConfigNode* recorded = m.get("recorded");
-  if (model && recorded) {
-    checker.error(node.where, "failures", "",
-                  "set exactly one of failures.model and failures.recorded, not both (a recorded list replaces "
-                  "the model)");
-    return spec;
-  }
-  if (!model && !recorded) {
-    checker.error(node.where, "failures", "",
-                  "expected failures.model (acme or none) or failures.recorded (a failure list file)");
-    return spec;
-  }
-
+  MapReader m(checker, &node, "failures", failure_keys().names());
+  if (!m.ok() || !one_source(checker, m))
+    return F{};
   // Detection delays apply to recorded failures too, so both sources start from the defaults.
-  spec = acme_failure_defaults();
-  std::string name;
-  if (recorded) {
-    spec.source = FailureSpec::Source::Recorded;
+  F spec = acme_failure_defaults();
+  FailureModel model = FailureModel::Acme;
+  if (m.get(RECORDED)) {
+    spec.source = F::Source::Recorded;
     read_recorded(m, base_dir, spec);
-    for (const auto& k : MODEL_KEYS)
-      if (const ConfigNode* n = m.get(k))
-        checker.error(*n, m.key_of(k), "applies only to failures.model (a recorded list replaces the model)");
-  } else if (m.read_choice("model", name, {"acme", "none"})) {
-    read_model_keys(checker, m, spec);
+    for (const auto& name : model_keys().names())
+      if (const ConfigNode* n = m.get(name))
+        checker.error(*n, m.key_of(name), "applies only to failures.model (a recorded list replaces the model)");
+  } else if (m.read(MODEL, model)) {
+    model_keys().read(m, spec);
   } else {
-    return FailureSpec{};
+    return F{};
   }
-  if (const ConfigNode* n = m.get("detection_s"))
-    read_detection(checker, *n, m.key_of("detection_s"), spec);
-  // `model: none` still checks the other keys (so that `--set failures.model=none` switches a
-  // tuned model off without editing it) but runs without failures.
-  if (!recorded && name == "none")
-    return FailureSpec{};
-  return spec;
+  detection_keys().read(m, spec);
+  return model == FailureModel::None ? F{} : spec;
 }
 
 void check_failures_against_topology(const FailureSpec& spec, const Topology& topology, const std::string& source,
                                      DiagnosticList& diags)
 {
-  if (spec.source != FailureSpec::Source::Model)
+  if (spec.source != F::Source::Model)
     return;
   std::unordered_set<std::string> names;
   for (NodeId n = 0; n < topology.node_count(); ++n)
@@ -284,6 +211,23 @@ void check_failures_against_topology(const FailureSpec& spec, const Topology& to
   if (static_cast<std::size_t>(std::max(spec.lemon_nodes, 0)) > topology.node_count())
     diags.add(source, "failures.lemon_nodes", std::to_string(spec.lemon_nodes),
               "exceeds the cluster's " + std::to_string(topology.node_count()) + " nodes");
+}
+
+Json failures_to_json(const FailureSpec& spec)
+{
+  if (spec.source == F::Source::None)
+    return Json{{MODEL, echo_value(FailureModel::None)}};
+  if (spec.source == F::Source::Recorded)
+    return Json{{RECORDED, fs::path(spec.recorded_path).filename().string()}};
+  Json json{{MODEL, echo_value(FailureModel::Acme)}};
+  json.update(model_keys().echo(spec));
+  json.update(detection_keys().echo(spec));
+  return json;
+}
+
+std::vector<KeyDoc> failure_key_docs(const std::string& path)
+{
+  return failure_keys().docs(path, acme_failure_defaults());
 }
 
 } // namespace acmesim

@@ -3,9 +3,10 @@
 // parameters, lemon nodes, correlation, detection delays, or a recorded failure list.
 #include "models/cluster/Topology.hpp"
 #include "models/failure/FailureSpec.hpp"
-#include "sim/config/CheckedReader.hpp"
+#include "sim/config/KeyTable.hpp"
 
 #include <string>
+#include <vector>
 
 namespace acmesim {
 
@@ -17,5 +18,9 @@ FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const 
 // does not exceed the node count. `source` names the scenario in diagnostics.
 void check_failures_against_topology(const FailureSpec& spec, const Topology& topology, const std::string& source,
                                      DiagnosticList& diags);
+
+Json failures_to_json(const FailureSpec& spec);
+// The reference, with the defaults `failures: {model: acme}` starts from.
+std::vector<KeyDoc> failure_key_docs(const std::string& path);
 
 } // namespace acmesim

@@ -1,8 +1,5 @@
 #include "sim/config/OutputSection.hpp"
 
-#include <string>
-#include <vector>
-
 namespace acmesim {
 
 namespace {
@@ -10,19 +7,17 @@ namespace {
 // Wider bins than ~31.7 years are a unit error, as for every other time of a scenario.
 constexpr double MAX_BIN_S = 1e9;
 
-const std::vector<std::string> KEYS{"timeline", "utilisation_bin_s"};
-
 } // namespace
 
-OutputSpec read_output(ConfigChecker& checker, const ConfigNode& node)
+const KeyTable<OutputSpec>& output_keys()
 {
-  OutputSpec spec;
-  MapReader m(checker, &node, "output", KEYS);
-  if (!m.ok())
-    return spec;
-  m.read("timeline", spec.timeline);
-  m.read("utilisation_bin_s", spec.utilisation_bin_s, positive_up_to(MAX_BIN_S));
-  return spec;
+  static const KeyTable<OutputSpec> keys({
+      value_key("timeline", &OutputSpec::timeline,
+                "also write timeline.json: jobs on their GPUs, failures and outages, for Perfetto (--timeline)"),
+      number_key("utilisation_bin_s", &OutputSpec::utilisation_bin_s, positive_up_to(MAX_BIN_S), "s",
+                 "width of the time bins of utilisation.csv"),
+  });
+  return keys;
 }
 
 } // namespace acmesim

@@ -1,12 +1,11 @@
 #pragma once
 // The `output:` section of a scenario: optional result files and their resolution
-// (docs/outputs.md).
-#include "sim/config/CheckedReader.hpp"
+// (docs/outputs.md). The section starts from OutputSpec's defaults.
+#include "sim/config/KeyTable.hpp"
 #include "sim/config/Scenario.hpp"
 
 namespace acmesim {
 
-// Reads the section; every problem is reported through `checker`.
-OutputSpec read_output(ConfigChecker& checker, const ConfigNode& node);
+const KeyTable<OutputSpec>& output_keys();
 
 } // namespace acmesim

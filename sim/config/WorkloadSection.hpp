@@ -1,14 +1,17 @@
 #pragma once
 // The `workload:` section of a scenario: a trace (path resolved against the scenario's
-// directory and checked to be readable) or a synthetic generator spec, checked in full.
+// directory and checked to be readable) or a synthetic workload, by hand or from the
+// calibrated generator.
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/config/CheckedReader.hpp"
-#include "sim/config/ConfigTree.hpp"
+#include "sim/config/KeyTable.hpp"
 
 #include <string>
+#include <vector>
 
 namespace acmesim {
 
 WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
+Json workload_to_json(const WorkloadSpec& spec);
+std::vector<KeyDoc> workload_key_docs(const std::string& path);
 
 } // namespace acmesim

@@ -43,6 +43,24 @@ TEST_CASE("cli: list names every preset, scheduler and placement policy")
     CHECK(o.out.find(name) != std::string::npos);
 }
 
+TEST_CASE("cli: list keys prints every scenario key with its type, unit, range, default and help")
+{
+  const Outcome o = run_acmesim("list keys");
+  CHECK(o.exit_code == 0);
+  for (const char* text : {"cluster.fabric.leaf_radix (integer, ports): between 2 and 4096; default: 40\n      ports per",
+                           "cluster.pods.<i>.nodes (integer, nodes)", "scheduler.backfill_depth (integer)",
+                           "failures.components.<component>.tbf.dist (name): exponential, weibull",
+                           "workload.synthetic.types.<type>.arrivals_per_hour", "datasets.<i>.metric_s"})
+    CHECK(o.out.find(text) != std::string::npos);
+  const Outcome markdown = run_acmesim("list keys --markdown");
+  CHECK(markdown.exit_code == 0);
+  CHECK(markdown.out.rfind("# Scenario keys\n", 0) == 0);
+  CHECK(run_acmesim("list").out.find("acmesim list keys") != std::string::npos);
+  const Outcome bad = run_acmesim("list key");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("keys [--markdown]") != std::string::npos);
+}
+
 TEST_CASE("cli: run on the embedded default writes results, byte-identical for the same seed")
 {
   const fs::path a = scratch() / "a", b = scratch() / "b", c = scratch() / "c";

@@ -1,0 +1,84 @@
+#include "sim/config/AcmePresetSection.hpp"
+
+#include "sim/config/SyntheticSection.hpp"
+
+#include <ranges>
+#include <string_view>
+
+namespace acmesim {
+
+namespace {
+
+// The presets as the generator declares them (ACME_PRESETS, AcmeGenerator.hpp).
+std::vector<std::string> acme_preset_names()
+{
+  std::vector<std::string> names;
+  for (const auto name : std::views::split(std::string_view(ACME_PRESETS), std::string_view(", ")))
+    names.emplace_back(name.begin(), name.end());
+  return names;
+}
+
+const KeyTable<AcmeGeneratorSpec>& generator_keys()
+{
+  using G = AcmeGeneratorSpec;
+  static const KeyTable<G> keys({
+      number_key("days", &G::days, positive_up_to(MAX_WORKLOAD_DAYS), "days", "length of the generated trace"),
+      number_key("users", &G::users, integer_between(1, 1e6), "users", "users the jobs are spread over"),
+      number_key("gpu_jobs_per_day", &G::gpu_jobs_per_day, number_between(0, 1e6), "jobs/day",
+                 "GPU jobs per day; 0: the published rate"),
+      // The CPU-only job count is derived from the GPU one: gpu x share / (1 - share).
+      number_key("cpu_job_share", &G::cpu_job_share, number_between(0, 0.9), NO_UNIT,
+                 "CPU-only jobs as a share of all jobs")
+          .default_is("the published share"),
+      number_key("diurnal_amplitude", &G::diurnal_amplitude, number_between(0, 1), NO_UNIT,
+                 "daily rhythm: the rate is x (1 + amplitude x cos(2 pi (hour - peak_hour) / 24))"),
+      number_key("peak_hour", &G::peak_hour, number_between(0, 24), "hour of day", "the daily peak of arrivals"),
+      number_key("weekend_factor", &G::weekend_factor, number_between(0, 10), NO_UNIT,
+                 "the arrival rate on Saturdays and Sundays, relative to weekdays"),
+      number_key("eval_batch_mean", &G::eval_batch_mean, number_between(1, 1e4), "jobs",
+                 "evaluation jobs per batch (geometric; 1: no batches)"),
+      number_key("retry_probability", &G::retry_probability, number_between(0, 1), NO_UNIT,
+                 "the probability that a failed pretraining job is resubmitted"),
+      number_key("retry_delay_mean_s", &G::retry_delay_mean_s, number_between(0, 1e7), "s",
+                 "mean delay of a resubmission after the failure (exponential)"),
+  });
+  return keys;
+}
+
+const KeyTable<AcmePresetSpec>& acme_preset_keys()
+{
+  static const KeyTable<AcmePresetSpec> keys({
+      {choice_key("preset", &AcmePresetSpec::preset, acme_preset_names(),
+                  "the published cluster whose distributions the jobs follow (acme: both, merged)")
+           .default_is("none: the job types are then given by hand")},
+      generator_keys().of_member(&AcmePresetSpec::generator),
+  });
+  return keys;
+}
+
+} // namespace
+
+AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
+{
+  AcmePresetSpec spec;
+  acme_preset_keys().read_map(checker, &node, "workload.synthetic", spec);
+  // Zero means "the published rate"; the bound on memory uses the largest published one
+  // (Seren: about 3,600 GPU jobs a day, plus CPU jobs).
+  const AcmeGeneratorSpec& g = spec.generator;
+  const double per_day = g.gpu_jobs_per_day > 0 ? g.gpu_jobs_per_day : 3608;
+  const double cpu_share = g.cpu_job_share >= 0 ? g.cpu_job_share : 0.7; // published: Seren 0.36, Kalos 0.68
+  if (per_day * g.days / (1 - cpu_share) > MAX_EXPECTED_JOBS)
+    checker.error(node, "workload.synthetic",
+                  "expects about " + std::to_string(static_cast<long long>(per_day * g.days)) +
+                      " GPU jobs and more CPU jobs; at most 50,000,000 jobs are supported");
+  return spec;
+}
+
+Json acme_preset_to_json(const AcmePresetSpec& spec) { return acme_preset_keys().echo(spec); }
+
+std::vector<KeyDoc> acme_preset_key_docs(const std::string& path)
+{
+  return acme_preset_keys().docs(path, AcmePresetSpec{});
+}
+
+} // namespace acmesim

@@ -1,0 +1,191 @@
+#include "sim/config/ClusterSection.hpp"
+
+#include "sim/config/EmbeddedConfigs.hpp"
+
+#include <algorithm>
+
+namespace acmesim {
+
+namespace {
+
+// Sanity bounds, far above any real cluster (Acme has 588 nodes and 40-port switches), that
+// keep GPU counts within int and stop a typo from building a graph of a billion switches.
+constexpr double MAX_NODES = 100000;
+constexpr double MAX_RADIX = 4096;
+
+const KeyTable<FabricSpec>& fabric_keys()
+{
+  using F = FabricSpec;
+  static const KeyTable<F> keys({
+      // At least one port down and one up.
+      number_key("leaf_radix", &F::leaf_radix, integer_between(2, MAX_RADIX), "ports", "ports per leaf switch"),
+      number_key("spine_radix", &F::spine_radix, integer_between(1, MAX_RADIX), "ports",
+                 "ports per spine switch (a spine links to every leaf of the pod)"),
+      number_key("oversubscription", &F::oversubscription, positive(), NO_UNIT,
+                 "leaf downlink:uplink port ratio (1: non-blocking)"),
+      number_key("nodes_per_leaf", &F::nodes_per_leaf, integer_between(0, MAX_RADIX), "nodes",
+                 "nodes under one leaf switch; 0: derived from leaf_radix, oversubscription and compute_nics "
+                 "(summary.json shows the derived count)"),
+      number_key("port_bandwidth_Gbps", &F::port_bandwidth_Gbps, positive(), "Gb/s", "bandwidth of one switch port"),
+      number_key("link_latency_us", &F::link_latency_us, at_least(0), "us", "latency of one fabric link"),
+  });
+  return keys;
+}
+
+const KeyTable<StorageSpec>& storage_keys()
+{
+  static const KeyTable<StorageSpec> keys({
+      number_key("bandwidth_GBps", &StorageSpec::bandwidth_GBps, positive(), "GB/s",
+                 "aggregate bandwidth of the storage service"),
+      number_key("latency_us", &StorageSpec::latency_us, at_least(0), "us", "latency of a storage access"),
+  });
+  return keys;
+}
+
+ConfigKey<PodSpec> pod_preset_key()
+{
+  return ConfigKey<PodSpec>(choice_doc("preset", cluster_preset_names(),
+                                       "a one-pod cluster preset whose pod fields this pod takes (not its storage)"),
+                            {}, {}) // expanded by ClusterResolver before the pod is read
+      .default_is("none");
+}
+
+// `cluster.pods.<i>`: a preset, a name and the pod's fields.
+const KeyTable<PodSpec>& pod_entry_keys()
+{
+  static const KeyTable<PodSpec> keys({
+      {pod_preset_key(),
+       value_key("name", &PodSpec::name, "the pod's name, distinct within the cluster")
+           .default_is("the preset's name, or pod<i>")},
+      pod_keys().keys(),
+  });
+  return keys;
+}
+
+// The pod as the run builds it: the values the file may leave at 0 to be derived, derived.
+PodSpec as_built(const PodSpec& pod)
+{
+  PodSpec built = pod;
+  built.storage_nic_bandwidth_Gbps = storage_nic_Gbps(pod);
+  built.fabric.nodes_per_leaf = derived_nodes_per_leaf(pod);
+  return built;
+}
+
+Json pods_to_json(const ClusterSpec& cluster)
+{
+  Json pods = Json::array();
+  for (const auto& pod : cluster.pods)
+    pods.push_back(pod_entry_keys().echo(as_built(pod)));
+  return pods;
+}
+
+const KeyTable<ClusterSpec>& cluster_keys()
+{
+  using C = ClusterSpec;
+  static const KeyTable<C> keys({
+      ConfigKey<C>(choice_doc("preset", cluster_preset_names(),
+                              "a cluster preset (configs/clusters/, `acmesim list`) under the keys given here"),
+                   {}, {}) // expanded by ClusterResolver before the cluster is read
+          .default_is("none: the cluster is given here"),
+      value_key("name", &C::name, "the cluster's name").default_is("the preset's name, or custom"),
+      ConfigKey<C>(other_doc("pods", "list of maps", "at least one pod",
+                             "the pods, each on its own fabric; without it, the pod fields given at cluster level "
+                             "describe one pod named after the cluster"),
+                   {}, pods_to_json, // read by read_cluster: a list, not a map
+                   [](const std::string& path, const C&) {
+                     return pod_entry_keys().docs(join_key(path, "<i>"), PodSpec{});
+                   })
+          .default_is("one pod"),
+      map_key("storage", &C::storage, storage_keys(), "the storage service, shared by every pod"),
+  });
+  return keys;
+}
+
+void read_pods(ConfigChecker& checker, const ConfigNode& cluster, bool complete, ClusterSpec& spec)
+{
+  for (const auto& entry : cluster.entries)
+    if (pod_keys().has(entry.key))
+      checker.error(entry.key_where, "cluster." + entry.key, entry.value.text(),
+                    "cannot set pod field '" + entry.key + "' on a multi-pod cluster; set cluster.pods.<i>." +
+                        entry.key);
+  const ConfigNode& pods = *cluster.find("pods");
+  if (!checker.expect_list(pods, "cluster.pods"))
+    return;
+  if (pods.items.empty())
+    checker.error(pods, "cluster.pods", "expected at least one pod");
+  for (std::size_t i = 0; i < pods.items.size(); ++i) {
+    MapReader p(checker, &pods.items[i], "cluster.pods." + std::to_string(i), pod_entry_keys().names());
+    if (!p.ok())
+      continue;
+    PodSpec pod;
+    pod.name = "pod" + std::to_string(i);
+    pod_entry_keys().read(p, pod, complete);
+    // Results and messages refer to pods by name, so a name must pick out one pod.
+    const auto same_name = [&](const PodSpec& other) { return other.name == pod.name; };
+    if (std::any_of(spec.pods.begin(), spec.pods.end(), same_name))
+      checker.error(p.get("name") ? p.get("name")->where : p.node()->where, p.key_of("name"), pod.name,
+                    "two pods are named '" + pod.name + "'; pod names must be distinct");
+    spec.pods.push_back(std::move(pod));
+  }
+}
+
+} // namespace
+
+const KeyTable<PodSpec>& pod_keys()
+{
+  using P = PodSpec;
+  static const KeyTable<P> keys({
+      number_key("nodes", &P::nodes, integer_between(1, MAX_NODES), "nodes", "GPU nodes").required(),
+      number_key("gpus_per_node", &P::gpus_per_node, integer_between(1, 64), "GPUs", "GPUs per node"),
+      number_key("cpus_per_node", &P::cpus_per_node, integer_between(1, 65536), "CPUs", "CPU cores per node"),
+      value_key("gpu_model", &P::gpu_model, "the GPU model's name (reported, not modelled)"),
+      number_key("nvlink_bandwidth_GBps", &P::nvlink_bandwidth_GBps, positive(), "GB/s",
+                 "NVLink bandwidth per GPU, each way, through NVSwitch"),
+      number_key("compute_nics", &P::compute_nics, integer_between(1, 64), "NICs",
+                 "InfiniBand NICs per node toward the compute fabric"),
+      number_key("storage_nics", &P::storage_nics, integer_between(0, 64), "NICs",
+                 "dedicated storage NICs per node (0: storage traffic shares the compute NICs)"),
+      number_key("nic_bandwidth_Gbps", &P::nic_bandwidth_Gbps, positive(), "Gb/s", "bandwidth of one NIC"),
+      number_key("storage_nic_bandwidth_Gbps", &P::storage_nic_bandwidth_Gbps, at_least(0), "Gb/s",
+                 "bandwidth of one storage NIC; 0: as nic_bandwidth_Gbps (summary.json shows the bandwidth used)"),
+      map_key("fabric", &P::fabric, fabric_keys(), "the pod's two-level InfiniBand fat tree"),
+  });
+  return keys;
+}
+
+ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool complete)
+{
+  static const std::vector<std::string> valid = [] {
+    std::vector<std::string> names = cluster_keys().names();
+    for (const auto& name : pod_keys().names())
+      names.push_back(name);
+    return names;
+  }();
+  ClusterSpec spec;
+  spec.name = "custom";
+  MapReader m(checker, &cluster, "cluster", valid);
+  if (!m.ok())
+    return spec;
+  cluster_keys().read(m, spec);
+  if (m.get("pods")) {
+    read_pods(checker, cluster, complete, spec);
+    return spec;
+  }
+  PodSpec pod; // the flat form: one pod named after the cluster
+  pod.name = spec.name;
+  pod_keys().read(m, pod, complete);
+  spec.pods.push_back(std::move(pod));
+  return spec;
+}
+
+Json cluster_to_json(const ClusterSpec& cluster) { return cluster_keys().echo(cluster); }
+
+std::vector<KeyDoc> cluster_key_docs(const std::string& path)
+{
+  std::vector<KeyDoc> docs = cluster_keys().docs(path, ClusterSpec{});
+  for (const auto& doc : pod_keys().docs(path, PodSpec{}))
+    docs.push_back(doc);
+  return docs;
+}
+
+} // namespace acmesim

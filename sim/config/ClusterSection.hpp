@@ -1,0 +1,23 @@
+#pragma once
+// The `cluster:` section of a scenario, its presets already expanded (ClusterResolver): one pod
+// described by the cluster's own pod fields, or a list of pods; and the storage service.
+#include "models/cluster/ClusterSpec.hpp"
+#include "sim/config/KeyTable.hpp"
+
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+// A pod's fields: keys of `cluster.pods.<i>`, and of `cluster` itself for a one-pod cluster.
+const KeyTable<PodSpec>& pod_keys();
+
+// `complete` is false if some preset could not be expanded: the pod fields it would have
+// supplied are then not reported missing.
+ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool complete);
+
+// The cluster as the run builds it (derived fabric and storage NIC values filled in).
+Json cluster_to_json(const ClusterSpec& cluster);
+std::vector<KeyDoc> cluster_key_docs(const std::string& path);
+
+} // namespace acmesim

@@ -1,0 +1,176 @@
+#include "sim/config/PolicySection.hpp"
+
+#include "sim/policies/Registries.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace acmesim {
+
+namespace {
+
+const std::vector<ConfigEntry> NO_ENTRIES;
+
+NumberRange range_of(const ParamSpec& param)
+{
+  return {param.min_value, false, param.max_value, param.integer};
+}
+
+// Policy parameters declare no unit; their names carry it, by the scenario files' convention
+// (design principle 7): `_s` seconds, `_h` hours, `_hour` an hour of the day.
+std::string unit_of(const std::string& name)
+{
+  static const std::array<std::pair<std::string, std::string>, 3> suffixes{
+      {{"_s", "s"}, {"_h", "h"}, {"_hour", "hour of day"}}};
+  for (const auto& [suffix, unit] : suffixes)
+    if (name.size() > suffix.size() && name.ends_with(suffix))
+      return unit;
+  return NO_UNIT;
+}
+
+// A policy's name, checked against its registry ("unknown scheduler; valid schedulers: ...").
+template <typename Spec, typename Registry>
+ConfigKey<Spec> policy_key(std::string name, std::string Spec::*member, Registry& registry, std::string unknown,
+                           std::string help)
+{
+  return {choice_doc(std::move(name), registry.names(), std::move(help)),
+          [member, &registry, unknown](MapReader& m, const std::string& key, Spec& spec) {
+            if (!m.read(key, spec.*member))
+              return false;
+            if (registry.find(spec.*member))
+              return true;
+            m.checker().error(*m.get(key), m.key_of(key), unknown + ": " + join_names(registry.names()));
+            return false;
+          },
+          [member](const Spec& spec) { return Json(spec.*member); }};
+}
+
+const KeyTable<SchedulerSpec>& scheduler_keys()
+{
+  static const KeyTable<SchedulerSpec> keys({
+      policy_key("name", &SchedulerSpec::name, scheduler_registry(), "unknown scheduler; valid schedulers",
+                 "the scheduler (`acmesim list`)"),
+      policy_key("placement", &SchedulerSpec::placement, placement_registry(),
+                 "unknown placement policy; valid policies", "where a job's GPUs are taken from"),
+  });
+  return keys;
+}
+
+const KeyTable<RecoverySpec>& recovery_keys()
+{
+  static const KeyTable<RecoverySpec> keys({
+      policy_key("name", &RecoverySpec::name, recovery_registry(), "unknown recovery policy; valid policies",
+                 "what happens to a job a failure interrupts (`acmesim list`)"),
+  });
+  return keys;
+}
+
+// Reads the parameters of `policy` from map `m` (every key but the section's declared ones),
+// range-checked against its registration, with defaults filled in for those not given.
+std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo& policy, const std::string& kind,
+                                                 const std::vector<std::string>& section_keys)
+{
+  std::map<std::string, double> params;
+  std::vector<std::string> param_names;
+  for (const auto& p : policy.params)
+    param_names.push_back(p.name);
+  for (const auto& entry : m.node() ? m.node()->entries : NO_ENTRIES) {
+    if (std::find(section_keys.begin(), section_keys.end(), entry.key) != section_keys.end())
+      continue;
+    const std::string key = m.key_of(entry.key);
+    const auto param = std::find_if(policy.params.begin(), policy.params.end(),
+                                    [&](const ParamSpec& p) { return p.name == entry.key; });
+    if (param == policy.params.end()) {
+      const std::string accepted = param_names.empty()
+                                       ? kind + " '" + policy.name + "' takes no parameters"
+                                       : "not a parameter of " + kind + " '" + policy.name +
+                                             "'; it accepts: " + join_names(param_names);
+      m.checker().error(entry.key_where, key, "",
+                        accepted + " (other valid keys: " + join_names(section_keys) + ")");
+      continue;
+    }
+    if (const auto v = m.checker().number(entry.value, key, range_of(*param)))
+      params[param->name] = *v;
+  }
+  for (const auto& p : policy.params)
+    params.try_emplace(p.name, p.default_value);
+  return params;
+}
+
+// A policy section: its declared keys (the policy's name first), then the named policy's
+// parameters. `kind` names the policy in messages.
+template <typename Spec, typename Registry>
+Spec read_policy_section(ConfigChecker& checker, const ConfigNode* node, const std::string& section,
+                         const KeyTable<Spec>& keys, const Registry& registry, const std::string& kind)
+{
+  Spec spec;
+  MapReader m(checker, node, section); // the accepted keys depend on the chosen policy
+  const auto& declared = keys.keys();
+  // A name that is not a string, or names no policy, leaves the parameters unjudged.
+  const bool name_ok = declared.front().read(m, spec);
+  std::for_each(std::next(declared.begin()), declared.end(), [&](const auto& key) { key.read(m, spec); });
+  if (const PolicyInfo* policy = name_ok ? registry.find(spec.name) : nullptr)
+    spec.params = read_policy_params(m, *policy, kind, keys.names());
+  return spec;
+}
+
+Json with_params(Json json, const std::map<std::string, double>& params)
+{
+  for (const auto& [key, value] : params)
+    json[key] = value;
+  return json;
+}
+
+// Every parameter of every policy in `policies`, under `path`.
+std::vector<KeyDoc> param_docs(const std::string& path, const std::vector<const PolicyInfo*>& policies)
+{
+  std::vector<KeyDoc> docs;
+  for (const PolicyInfo* policy : policies)
+    for (const auto& param : policy->params) {
+      KeyDoc doc = number_doc(join_key(path, param.name), range_of(param), unit_of(param.name),
+                              "with name " + policy->name + ": " + param.help);
+      describe_default(doc, Json(param.default_value));
+      docs.push_back(std::move(doc));
+    }
+  return docs;
+}
+
+// The declared keys of a policy section, then every parameter of every policy it may name.
+template <typename Spec>
+std::vector<KeyDoc> section_docs(const std::string& path, const KeyTable<Spec>& keys,
+                                 const std::vector<const PolicyInfo*>& policies)
+{
+  std::vector<KeyDoc> docs = keys.docs(path, Spec{});
+  for (auto& doc : param_docs(path, policies))
+    docs.push_back(std::move(doc));
+  return docs;
+}
+
+} // namespace
+
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
+{
+  return read_policy_section(checker, node, "scheduler", scheduler_keys(), scheduler_registry(), "scheduler");
+}
+
+RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
+{
+  return read_policy_section(checker, node, "recovery", recovery_keys(), recovery_registry(), "recovery policy");
+}
+
+Json scheduler_to_json(const SchedulerSpec& spec) { return with_params(scheduler_keys().echo(spec), spec.params); }
+
+Json recovery_to_json(const RecoverySpec& spec) { return with_params(recovery_keys().echo(spec), spec.params); }
+
+std::vector<KeyDoc> scheduler_key_docs(const std::string& path)
+{
+  return section_docs(path, scheduler_keys(), scheduler_registry().policies());
+}
+
+std::vector<KeyDoc> recovery_key_docs(const std::string& path)
+{
+  return section_docs(path, recovery_keys(), recovery_registry().policies());
+}
+
+} // namespace acmesim

@@ -1,0 +1,213 @@
+#include "sim/config/SyntheticSection.hpp"
+
+#include "models/workload/EmpiricalDistribution.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+namespace acmesim {
+
+namespace {
+
+using Kind = EmpiricalDistribution::Kind;
+using T = SyntheticTypeSpec;
+
+// The share of a type's jobs that end in one state.
+const NumberRange SHARE = number_between(0, 1);
+
+// The keys of a value/CDF table whose values are `what`, in `unit` and within `range`.
+KeyTable<EmpiricalSpec> table_keys(const NumberRange& range, const std::string& unit, const std::string& what)
+{
+  return KeyTable<EmpiricalSpec>({
+      number_list_key("values", &EmpiricalSpec::values, range, unit, what + ", strictly increasing").required(),
+      number_list_key("cdf", &EmpiricalSpec::cdf, any_number(), NO_UNIT,
+                      "P(X <= value) at each value: non-decreasing, ending at 1")
+          .required(),
+  });
+}
+
+const KeyTable<EmpiricalSpec>& gpu_table_keys()
+{
+  static const KeyTable<EmpiricalSpec> keys =
+      table_keys(integer_between(0, 1e6), "GPUs", "GPU counts, drawn as given (0: a CPU-only job)");
+  return keys;
+}
+
+const KeyTable<EmpiricalSpec>& duration_table_keys()
+{
+  static const KeyTable<EmpiricalSpec> keys =
+      table_keys(positive(), "s", "durations, interpolated log-linearly between them");
+  return keys;
+}
+
+// `{values: [...], cdf: [...]}`: both keys are reported missing before anything else is judged,
+// then the whole is checked as a table of `kind`.
+bool read_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
+                const KeyTable<EmpiricalSpec>& keys, Kind kind, EmpiricalSpec& spec)
+{
+  MapReader table(checker, &node, key, keys.names());
+  if (!table.ok())
+    return false;
+  for (const auto& required : keys.names())
+    table.require(required);
+  if (!keys.read(table, spec, false))
+    return false;
+  const std::string problem = check_empirical_spec(spec, kind);
+  if (!problem.empty())
+    checker.error(node, key, problem);
+  return problem.empty();
+}
+
+ConfigKey<T> table_key(std::string name, EmpiricalSpec T::*member, const KeyTable<EmpiricalSpec>& keys, Kind kind,
+                       std::string help)
+{
+  return ConfigKey<T>(other_doc(std::move(name), "map", "values and cdf", std::move(help)),
+                      node_reader<T>([member, &keys, kind](ConfigChecker& checker, const ConfigNode& node,
+                                                           const std::string& key, T& spec) {
+                        return read_table(checker, node, key, keys, kind, spec.*member);
+                      }),
+                      [member, &keys](const T& spec) { return keys.echo(spec.*member); },
+                      [member, &keys](const std::string& path, const T& defaults) {
+                        return keys.docs(path, defaults.*member);
+                      })
+      .required();
+}
+
+// `{COMPLETED: 0.9, FAILED: 0.1}`: known states whose shares sum to 1; states left out get 0.
+bool read_states(ConfigChecker& checker, const ConfigNode& node, const std::string& key, T& spec)
+{
+  MapReader states(checker, &node, key); // keys are job states, checked below
+  if (!states.ok())
+    return false;
+  std::array<double, 5> shares{};
+  bool ok = true;
+  for (const auto& entry : node.entries) {
+    const std::string state_key = join_key(key, entry.key);
+    const auto state = parse_enum<JobState>(entry.key);
+    if (!state) {
+      checker.error(entry.key_where, state_key, "", "unknown job state; valid states: " + enum_name_list<JobState>());
+      ok = false;
+      continue;
+    }
+    const auto share = checker.number(entry.value, state_key, SHARE);
+    if (share)
+      shares[static_cast<std::size_t>(*state)] = *share;
+    ok = ok && share.has_value();
+  }
+  if (!ok)
+    return false;
+  const double sum = std::accumulate(shares.begin(), shares.end(), 0.0);
+  if (std::abs(sum - 1) > 1e-6) {
+    checker.error(node, key, "state shares must sum to 1; they sum to " + format_number(sum));
+    return false;
+  }
+  spec.state_shares = shares;
+  return true;
+}
+
+// The states that some jobs end in, in the states' order.
+Json states_json(const T& spec)
+{
+  Json states = Json::object();
+  for (JobState s : enum_values<JobState>())
+    if (const double share = spec.state_shares[static_cast<std::size_t>(s)]; share > 0)
+      states[std::string(to_string(s))] = share;
+  return states;
+}
+
+std::vector<KeyDoc> state_docs(const std::string& path, const T& defaults)
+{
+  return number_docs_by_name<JobState>(path, "<state>", SHARE, NO_UNIT,
+                                       "the share of the type's jobs that end in the state", defaults.state_shares);
+}
+
+const KeyTable<T>& job_type_keys()
+{
+  static const KeyTable<T> keys({
+      number_key("arrivals_per_hour", &T::arrivals_per_hour, number_between(0, 1e6), "jobs/h",
+                 "the Poisson arrival rate of the type's jobs")
+          .required(),
+      table_key("gpus", &T::gpus, gpu_table_keys(), Kind::Discrete, "GPUs per job"),
+      table_key("duration_s", &T::duration_s, duration_table_keys(), Kind::LogLinear, "run time per job"),
+      ConfigKey<T>(other_doc("states", "map of numbers", "job states, shares summing to 1", "how the type's jobs end"),
+                   node_reader<T>(read_states), states_json, state_docs),
+      number_key("cpus_per_gpu", &T::cpus_per_gpu, integer_between(0, 1024), "CPUs", "CPU cores a job takes per GPU"),
+      number_key("cpus_if_cpu_only", &T::cpus_if_cpu_only, integer_between(0, 65536), "CPUs",
+                 "CPU cores of a CPU-only job (0 GPUs)"),
+  });
+  return keys;
+}
+
+// `types: {Eval: {...}, ...}`: known job types, each with its own keys.
+bool read_types(ConfigChecker& checker, const ConfigNode& types, const std::string& key, SyntheticSpec& spec)
+{
+  if (!checker.expect_map(types, key))
+    return false;
+  if (types.entries.empty())
+    checker.error(types, key, "expected at least one job type: " + enum_name_list<JobType>());
+  for (const auto& entry : types.entries) {
+    const auto type = parse_enum<JobType>(entry.key);
+    if (!type) {
+      checker.error(entry.key_where, join_key(key, entry.key), "",
+                    "unknown job type; valid types: " + enum_name_list<JobType>());
+      continue;
+    }
+    T& job_type = spec.types.emplace_back();
+    job_type.type = *type;
+    job_type_keys().read_map(checker, &entry.value, join_key(key, entry.key), job_type);
+  }
+  return !types.entries.empty();
+}
+
+Json types_json(const SyntheticSpec& spec)
+{
+  Json types = Json::object();
+  for (const auto& type : spec.types)
+    types[std::string(to_string(type.type))] = job_type_keys().echo(type);
+  return types;
+}
+
+const KeyTable<SyntheticSpec>& synthetic_keys()
+{
+  using S = SyntheticSpec;
+  static const KeyTable<S> keys({
+      number_key("days", &S::days, positive_up_to(MAX_WORKLOAD_DAYS), "days", "length of the arrival window"),
+      number_key("users", &S::users, integer_between(1, 1e6), "users",
+                 "synthetic users u0..u<users-1>, drawn uniformly"),
+      ConfigKey<S>(other_doc("types", "map of maps", enum_name_list<JobType>(),
+                             "the job types, each with its arrivals, tables and states"),
+                   node_reader<S>(read_types), types_json,
+                   [](const std::string& path, const S&) {
+                     return job_type_keys().docs(join_key(path, "<type>"), T{});
+                   })
+          .required(),
+  });
+  return keys;
+}
+
+} // namespace
+
+SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
+{
+  SyntheticSpec spec;
+  synthetic_keys().read_map(checker, &node, "workload.synthetic", spec);
+  // The generator holds every job in memory: refuse workloads whose expected size would not fit.
+  double expected_jobs = 0;
+  for (const auto& t : spec.types)
+    expected_jobs += t.arrivals_per_hour * 24 * spec.days;
+  if (expected_jobs > MAX_EXPECTED_JOBS)
+    checker.error(node, "workload.synthetic",
+                  "expects about " + std::to_string(static_cast<long long>(expected_jobs)) +
+                      " jobs (sum of arrivals_per_hour x 24 x days); at most 50,000,000 are supported");
+  // Canonical order, so that reordering the file's types does not change a run.
+  std::stable_sort(spec.types.begin(), spec.types.end(), [](const T& a, const T& b) { return a.type < b.type; });
+  return spec;
+}
+
+Json synthetic_to_json(const SyntheticSpec& spec) { return synthetic_keys().echo(spec); }
+
+std::vector<KeyDoc> synthetic_key_docs(const std::string& path) { return synthetic_keys().docs(path, SyntheticSpec{}); }
+
+} // namespace acmesim
