@@ -2,6 +2,7 @@
 
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
+#include "models/common/Text.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/Logging.hpp"
 #include "sim/cli/OptionParsing.hpp"
@@ -18,6 +19,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -181,6 +183,35 @@ int cmd_list(const std::vector<std::string>& args)
   return EXIT_OK;
 }
 
+// Every command, once: `run_cli` dispatches through this table and names the listed ones when
+// the command is unknown. `sweep-task` is what a Slurm array task runs, not typed by hand.
+struct Command {
+  std::string_view name;
+  int (*handler)(const std::vector<std::string>&);
+  bool listed = true;
+};
+
+constexpr Command COMMANDS[] = {
+    {"run", cmd_run},           {"validate", cmd_validate}, {"list", cmd_list},
+    {"compare", cmd_compare},   {"sweep", cmd_sweep},       {"sweep-task", cmd_sweep_task, false},
+    {"plot", cmd_plot},         {"workload", cmd_workload},
+};
+
+const Command* find_command(std::string_view name)
+{
+  const auto found = std::ranges::find(COMMANDS, name, &Command::name);
+  return found == std::end(COMMANDS) ? nullptr : found;
+}
+
+std::string listed_command_names()
+{
+  std::vector<std::string_view> names;
+  for (const Command& command : COMMANDS)
+    if (command.listed)
+      names.push_back(command.name);
+  return join_names(names);
+}
+
 } // namespace
 
 int run_cli(int argc, const char* const* argv)
@@ -201,24 +232,9 @@ int run_cli(int argc, const char* const* argv)
       std::cout << "acmesim " << VERSION << '\n';
       return EXIT_OK;
     }
-    if (command == "run")
-      return cmd_run(args);
-    if (command == "validate")
-      return cmd_validate(args);
-    if (command == "list")
-      return cmd_list(args);
-    if (command == "workload")
-      return cmd_workload(args);
-    if (command == "compare")
-      return cmd_compare(args);
-    if (command == "sweep")
-      return cmd_sweep(args);
-    if (command == "sweep-task")
-      return cmd_sweep_task(args);
-    if (command == "plot")
-      return cmd_plot(args);
-    throw UsageError("unknown command '" + command +
-                     "'; expected run, validate, list, compare, sweep, plot or workload");
+    if (const Command* found = find_command(command))
+      return found->handler(args);
+    throw UsageError(fmt::format("unknown command '{}'; expected {}", command, listed_command_names()));
   } catch (const InputError& e) {
     print_input_error(e);
     return EXIT_BAD_INPUT;

@@ -85,11 +85,45 @@ void check_no_overlap(const std::map<Lane, std::vector<Json>>& lanes)
 }
 
 // (ts, dur, name, ended) of an X event, in microseconds as written.
-std::tuple<double, double, std::string, std::string> summary_of(const Json& e)
+using Piece = std::tuple<double, double, std::string, std::string>;
+constexpr double us = 1e6;
+
+Piece summary_of(const Json& e)
 {
   return {e["ts"].get<double>(), e["dur"].get<double>(), e["name"].get<std::string>(),
           e["args"].contains("ended") ? e["args"]["ended"].get<std::string>() : std::string()};
 }
+
+// j0 takes both nodes at 0. tiny-n1 crashes at 3000 and is back at 3100. j0 keeps tiny-n0's
+// GPUs through detection (60 s) and the person's 600 s, is requeued at 3660, starts again at
+// once on both nodes and ends at 3660 + 60 (health check) + 10000. j1 (4 GPUs, submitted at 1)
+// waits for GPUs until tiny-n1 is back: it runs there from 3100 to 3200, on the node's lowest
+// lanes. The timeline.json of that run.
+Json manual_recovery_timeline()
+{
+  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual", {node_crash(3000, 1, 100)});
+  s.output.timeline = true;
+  const Workload w =
+      hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain), make_job(1, 1, 4, 100, JobType::Eval)});
+  const RunResult r = run_simulation(s, w);
+  REQUIRE(r.run->jobs().record(0).end_s == 3660 + 60 + 10000);
+  REQUIRE(r.run->timeline() != nullptr);
+  const fs::path dir = results_dir("timeline");
+  write_results(dir, s, r, summarise_run(s, w, r));
+  Json trace = Json::parse(read_file(dir / "timeline.json"));
+  fs::remove_all(dir);
+  return trace;
+}
+
+std::vector<Json> events_of_phase(const Json& trace, const char* phase)
+{
+  std::vector<Json> events;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == phase)
+      events.push_back(e);
+  return events;
+}
+
 
 } // namespace
 
@@ -147,35 +181,15 @@ TEST_CASE("timeline.json is neither recorded nor written when output.timeline is
   fs::remove_all(dir);
 }
 
-TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: attempts, failure, outage, lanes")
+TEST_CASE("timeline after a node crash under manual recovery: the run, its processes and lanes named")
 {
-  // j0 takes both nodes at 0. tiny-n1 crashes at 3000 and is back at 3100. j0 keeps tiny-n0's
-  // GPUs through detection (60 s) and the person's 600 s, is requeued at 3660, starts again at
-  // once on both nodes and ends at 3660 + 60 (health check) + 10000.
-  Scenario s = with_failures(hand_built_scenario(tiny_cluster(2, 2), "fifo"), "manual", {node_crash(3000, 1, 100)});
-  s.output.timeline = true;
-  // j1 (4 GPUs, submitted at 1) waits for GPUs until tiny-n1 is back: it runs there from 3100 to
-  // 3200, on the node's lowest lanes.
-  const Workload w =
-      hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain), make_job(1, 1, 4, 100, JobType::Eval)});
-  const RunResult r = run_simulation(s, w);
-  const double end = 3660 + 60 + 10000;
-  REQUIRE(r.run->jobs().record(0).end_s == end);
-  REQUIRE(r.run->timeline() != nullptr);
-
-  const fs::path dir = results_dir("timeline");
-  write_results(dir, s, r, summarise_run(s, w, r));
-  const Json trace = Json::parse(read_file(dir / "timeline.json"));
+  const Json trace = manual_recovery_timeline();
   CHECK(trace["displayTimeUnit"] == "ms");
   CHECK(trace["otherData"]["scenario"] == "hand-built");
   CHECK(trace["otherData"]["seed"] == 1);
-
-  // Names of the processes and lanes.
   std::map<std::pair<int, int>, std::string> thread_names;
   std::map<int, std::string> process_names;
-  for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] != "M")
-      continue;
+  for (const auto& e : events_of_phase(trace, "M")) {
     if (e["name"] == "process_name")
       process_names[e["pid"].get<int>()] = e["args"]["name"].get<std::string>();
     if (e["name"] == "thread_name")
@@ -187,11 +201,12 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
   CHECK(thread_names.at({1, 1}) == "GPU 0");
   CHECK(thread_names.at({2, 8}) == "GPU 7");
   CHECK(thread_names.size() == 1 + 2 * 9);
+}
 
-  const auto lanes = complete_events(trace);
+TEST_CASE("timeline after a node crash under manual recovery: each GPU lane holds attempts, recovery and j1")
+{
+  const auto lanes = complete_events(manual_recovery_timeline());
   check_no_overlap(lanes);
-  using Piece = std::tuple<double, double, std::string, std::string>;
-  const double us = 1e6;
   // tiny-n0: attempt 1, the failed job holding its GPUs until requeued, attempt 2.
   for (int tid = 1; tid <= 8; ++tid) {
     INFO("tiny-n0 GPU " << tid - 1);
@@ -219,19 +234,19 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
   CHECK(second["args"] == Json{{"job", "j0"},      {"id", 0},          {"type", "Pretrain"},   {"gpus", 16},
                                {"attempt", 2},     {"state", "running"}, {"ended", "finished"}});
   CHECK(lanes.at({1, 1})[1]["args"]["state"] == "recovering");
+}
 
-  // The outage on tiny-n1's health lane, nothing on tiny-n0's.
+TEST_CASE("timeline after a node crash under manual recovery: the outage and the crash on the health lane")
+{
+  const Json trace = manual_recovery_timeline();
+  const auto lanes = complete_events(trace);
   CHECK_FALSE(lanes.count({1, 0}));
   REQUIRE(lanes.at({2, 0}).size() == 1);
   const Json& down = lanes.at({2, 0})[0];
   CHECK(summary_of(down) == Piece{3000 * us, 100 * us, "down", ""});
   CHECK(down["args"] == Json{{"node", "tiny-n1"}, {"cause", "node_failure"}, {"component", "node"}});
 
-  // The crash as an instant on tiny-n1's health lane.
-  std::vector<Json> instants;
-  for (const auto& e : trace["traceEvents"])
-    if (e["ph"] == "i")
-      instants.push_back(e);
+  const std::vector<Json> instants = events_of_phase(trace, "i");
   REQUIRE(instants.size() == 1);
   CHECK(instants[0]["pid"] == 2);
   CHECK(instants[0]["tid"] == 0);
@@ -240,12 +255,12 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
   CHECK(instants[0]["args"]["category"] == "node_failure");
   CHECK(instants[0]["args"]["component"] == "node");
   CHECK(instants[0]["args"]["target"] == "tiny-n1");
+}
 
-  // One counter sample per utilisation bin (3600 s): 16 GPUs held by j0 in the first hour.
-  std::vector<Json> counters;
-  for (const auto& e : trace["traceEvents"])
-    if (e["ph"] == "C")
-      counters.push_back(e);
+TEST_CASE("timeline after a node crash under manual recovery: one counter sample per utilisation bin")
+{
+  // Bins of 3600 s: 16 GPUs held by j0 in the first hour.
+  const std::vector<Json> counters = events_of_phase(manual_recovery_timeline(), "C");
   REQUIRE(counters.size() == 4);
   CHECK(counters[0]["ts"] == 0);
   CHECK(counters[3]["ts"] == 3 * 3600 * us);
@@ -256,7 +271,6 @@ TEST_CASE("timeline of a job interrupted by a node crash under manual recovery: 
   CHECK(counters[0]["args"]["down"].get<double>() == Approx(8 * 100 / 3600.0));
   // The work lost at the crash was done from 0 to 3000: only j1 was busy in that hour.
   CHECK(counters[0]["args"]["busy"].get<double>() == Approx(4 * 100 / 3600.0));
-  fs::remove_all(dir);
 }
 
 TEST_CASE("timeline under automatic recovery with a hot spare: the job restarts in place on the spare")
@@ -280,8 +294,6 @@ TEST_CASE("timeline under automatic recovery with a hot spare: the job restarts 
   const Json trace = Json::parse(read_file(dir / "timeline.json"));
   const auto lanes = complete_events(trace);
   check_no_overlap(lanes);
-  using Piece = std::tuple<double, double, std::string, std::string>;
-  const double us = 1e6;
   const auto pieces = [&](int pid, int tid) {
     std::vector<Piece> got;
     if (lanes.count({pid, tid}))
