@@ -2,12 +2,15 @@
 // drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
 // script and embedded in the binary at configure time) because matplotlib draws them better
 // than anything a C++ build can depend on; this command checks its arguments, runs the script
-// with python3 and passes its exit code on.
+// with python3 and passes its exit code on. What the script needs of a run's summary.json it is
+// given, read here through the summary's declarations (run_figure_facts).
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/experiment/ChildProcesses.hpp"
+#include "sim/report/RunSummary.hpp"
+#include "sim/run/Ledger.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -44,6 +47,33 @@ std::string python_program()
   return chosen && *chosen ? chosen : "python3";
 }
 
+// What the figures of a run directory take from its summary.json, read through RunSummary's
+// declarations so that the script spells no summary key: the scenario's name, all GPU-hours,
+// the lost GPU-hours by cause in the ledger's order, and the ledger's label of every GPU state
+// (the columns of utilisation.csv). Null when the directory has no summary.json: it is then
+// another kind of directory, or the script says what a run directory lacks.
+Json run_figure_facts(const std::filesystem::path& results)
+{
+  std::error_code ec;
+  if (!std::filesystem::exists(results / "summary.json", ec))
+    return nullptr;
+  const RunSummary summary = read_run_summary(results);
+  Json lost = Json::array();
+  for (const GpuState state : LOST_GPU_STATES) {
+    const auto hours = summary.lost_gpu_hours.by_state.find(state);
+    lost.push_back({{"label", state_label(state)},
+                    {"hours", hours == summary.lost_gpu_hours.by_state.end() ? 0.0 : hours->second}});
+  }
+  Json labels = Json::object();
+  for (const GpuState state : enum_values<GpuState>())
+    labels[std::string(to_string(state))] = state_label(state);
+  return Json{{"scenario_name", summary.scenario_name},
+              {"gpu_hours_total", summary.gpu_hours.total},
+              {"lost_gpu_hours", lost},
+              {"lost_gpu_hours_total", summary.lost_gpu_hours.total},
+              {"state_labels", labels}};
+}
+
 } // namespace
 
 int cmd_plot(const std::vector<std::string>& args)
@@ -70,6 +100,8 @@ int cmd_plot(const std::vector<std::string>& args)
                                 format};
   if (vm.count("out"))
     argv.insert(argv.end(), {"--out", vm["out"].as<std::string>()});
+  if (const Json facts = run_figure_facts(results); !facts.is_null())
+    argv.insert(argv.end(), {"--run-facts", facts.dump()});
   argv.insert(argv.end(), {"--", results});
 
   ChildExit ended;

@@ -36,6 +36,8 @@ def main():
     parser.add_argument("results", metavar="RESULTS_DIR")
     parser.add_argument("--format", choices=["png", "svg"], default="png")
     parser.add_argument("--out", help="output directory (default RESULTS_DIR/plots)")
+    # What a run's figures take from its summary.json, read by the binary (see plot_run.py).
+    parser.add_argument("--run-facts", type=json.loads, default=None)
     args = parser.parse_args()  # a usage error exits 2, as acmesim's do
     try:
         if not os.path.isdir(args.results):
@@ -43,7 +45,12 @@ def main():
         plot = detect_kind(args.results)
         load_matplotlib()
         writer = FigureWriter(args.out or os.path.join(args.results, "plots"), args.format)
-        plot(args.results, writer)
+        if plot is plot_run:
+            if args.run_facts is None:
+                raise BadInput(f"{args.results}: a run directory is plotted through `acmesim plot`, which reads its summary.json")
+            plot_run(args.results, args.run_facts, writer)
+        else:
+            plot(args.results, writer)
     except BadInput as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

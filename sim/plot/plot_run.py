@@ -1,29 +1,26 @@
 # A part of the `acmesim plot` script: the figures of a run directory. It uses the names the
 # parts before it define (plot_common.py comes first; see acmesim_plot.py for the whole script).
 
-# GPU states of utilisation.csv, bottom of the stack first: work, then overheads, then losses,
-# then capacity nobody used. Columns not listed here are stacked after these, in header order.
-STATE_STYLE = [
+# Colours of the GPU states of utilisation.csv, bottom of the stack first: work, then overheads,
+# then losses, then capacity nobody used. Columns not listed here are stacked after these, in
+# header order. Their labels come from the binary (facts["state_labels"]).
+STATE_COLOURS = [
     # work
-    ("busy", "useful work", "#2ca02c"),
+    ("busy", "#2ca02c"),
     # overheads
-    ("model_load", "model load", "#98df8a"), ("cpu_wait", "waiting for CPUs", "#bcbd22"),
-    ("checkpoint", "checkpoint", "#1f77b4"), ("restart", "restart", "#aec7e8"),
+    ("model_load", "#98df8a"), ("cpu_wait", "#bcbd22"), ("checkpoint", "#1f77b4"), ("restart", "#aec7e8"),
     # losses
-    ("lost_work", "lost work", "#d62728"), ("detection", "failure detection", "#ff9896"),
-    ("waiting_for_person", "waiting for a person", "#ff7f0e"), ("down", "node down", "#7f7f7f"),
+    ("lost_work", "#d62728"), ("detection", "#ff9896"), ("waiting_for_person", "#ff7f0e"), ("down", "#7f7f7f"),
     # capacity nobody used
-    ("stranded", "stranded", "#9467bd"), ("spare", "spare", "#c5b0d5"), ("idle", "idle", "#e5e5e5"),
+    ("stranded", "#9467bd"), ("spare", "#c5b0d5"), ("idle", "#e5e5e5"),
 ]
 
 
-def plot_run(results, writer):
-    summary_path = os.path.join(results, "summary.json")
-    summary = read_json(summary_path)
-    if not isinstance(summary, dict):
-        raise BadInput(f"{summary_path}: expected a JSON object")
-    name = summary.get("scenario_name")
-    suffix = f" ({name})" if isinstance(name, str) and name else ""
+def plot_run(results, facts, writer):
+    """facts: what the binary read from the run's summary.json (PlotCommand.cpp, run_figure_facts):
+    scenario_name, gpu_hours_total, lost_gpu_hours [{label, hours}] and its total, state_labels."""
+    name = facts["scenario_name"]
+    suffix = f" ({name})" if name else ""
 
     waits, jcts = read_gpu_jobs(os.path.join(results, "jobs.csv"))
     for figure, what, samples in (("wait_cdf", "queueing delay", waits), ("jct_cdf", "job completion time", jcts)):
@@ -35,13 +32,13 @@ def plot_run(results, writer):
 
     utilisation_path = os.path.join(results, "utilisation.csv")
     if os.path.exists(utilisation_path):
-        plot_utilisation(utilisation_path, suffix, writer)
+        plot_utilisation(utilisation_path, facts["state_labels"], suffix, writer)
     else:
         note(f"{utilisation_path}: no such file; skipping the utilisation figure")
-    plot_lost_gpu_hours(summary, summary_path, suffix, writer)
+    plot_lost_gpu_hours(facts, suffix, writer)
 
 
-def plot_utilisation(path, suffix, writer):
+def plot_utilisation(path, labels, suffix, writer):
     bins = []  # (start_s, end_s, {state: GPUs})
 
     def take(line, row, col):
@@ -56,19 +53,19 @@ def plot_utilisation(path, suffix, writer):
     if not bins:
         raise BadInput(f"{path}: no rows after the header")
     bins.sort(key=lambda b: b[0])
-    known = [s for s, _, _ in STATE_STYLE]
+    known = [s for s, _ in STATE_COLOURS]
     states = [s for s in known if s in header] + [c for c in header if c not in known + ["start_s", "end_s"]]
     # States that never hold a GPU would only clutter the legend.
     states = [s for s in states if any(b[2][s] != 0 for b in bins)]
-    style = {s: (label, colour) for s, label, colour in STATE_STYLE}
+    colours = dict(STATE_COLOURS)
 
     # Each bin's value holds from its start to its end: steps, closed by the last bin's end.
     days = [b[0] / 86400 for b in bins] + [bins[-1][1] / 86400]
     fig, ax = plt.subplots(figsize=(9, 4.5))
     if states:
         ax.stackplot(days, *[[b[2][s] for b in bins] + [bins[-1][2][s]] for s in states], step="post",
-                     labels=[style.get(s, (s, None))[0] for s in states],
-                     colors=[style.get(s, (s, f"C{i}"))[1] for i, s in enumerate(states)], linewidth=0)
+                     labels=[labels.get(s, s) for s in states],
+                     colors=[colours.get(s, f"C{i}") for i, s in enumerate(states)], linewidth=0)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="GPU state")
     ax.set_xlim(days[0], days[-1])
     ax.set_ylim(0, max(1.0, max(sum(b[2][s] for s in states) for b in bins)) * 1.02)
@@ -79,18 +76,15 @@ def plot_utilisation(path, suffix, writer):
     writer.save(fig, "utilisation")
 
 
-def plot_lost_gpu_hours(summary, path, suffix, writer):
+def plot_lost_gpu_hours(facts, suffix, writer):
     """Drawn even when nothing was lost: a figure set that does not depend on the run is easier
     to script against, and an empty chart says 'no losses' plainly."""
-    lost = summary.get("lost_gpu_hours")
-    if not isinstance(lost, dict):
-        raise BadInput(f"{path}: lost_gpu_hours: expected an object of GPU-hours by cause")
-    causes = [c for c in lost if c != "total"]
-    hours = [json_number(lost[c], path, f"lost_gpu_hours.{c}") for c in causes]
-    total = sum(hours)
+    causes = [cause["label"] for cause in facts["lost_gpu_hours"]]
+    hours = [cause["hours"] for cause in facts["lost_gpu_hours"]]
+    total = facts["lost_gpu_hours_total"]
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.4 * max(len(causes), 1)))
     ax.barh(range(len(causes)), hours, color="tab:red")
-    ax.set_yticks(range(len(causes)), [c.replace("_", " ") for c in causes])
+    ax.set_yticks(range(len(causes)), causes)
     ax.invert_yaxis()
     for y, h in enumerate(hours):
         ax.text(h, y, f" {h:,.1f}", va="center", fontsize=8)
@@ -99,8 +93,8 @@ def plot_lost_gpu_hours(summary, path, suffix, writer):
     if total >= 10000:  # thousands separators; small values keep the default ticks
         ax.xaxis.set_major_formatter("{x:,.0f}")
     share = ""
-    all_hours = summary.get("gpu_hours", {}).get("total") if isinstance(summary.get("gpu_hours"), dict) else None
-    if isinstance(all_hours, (int, float)) and all_hours > 0:
+    all_hours = facts["gpu_hours_total"]
+    if all_hours > 0:
         share = f", {100 * total / all_hours:.2f}% of all"
     ax.set_title(f"Lost GPU-hours by cause{suffix}\n{total:,.1f} in total{share}", fontsize=11)
     if total == 0:

@@ -1,5 +1,6 @@
 #include "sim/report/RunSummary.hpp"
 
+#include "models/common/InputError.hpp"
 
 #include <fstream>
 #include <stdexcept>
@@ -33,14 +34,16 @@ RunSummary run_summary_from_json(const Json& json)
 
 RunSummary read_run_summary(const std::filesystem::path& dir)
 {
-  const auto path = dir / "summary.json";
+  const std::string path = (dir / "summary.json").string();
   std::ifstream in(path);
   if (!in)
-    throw std::runtime_error("cannot read " + path.string());
+    throw InputError(Diagnostic{path, "", "", "cannot read the file"});
   try {
-    return run_summary_from_json(Json::parse(in));
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path.string() + ": " + e.what());
+    return Json::parse(in).get<RunSummary>();
+  } catch (const JsonFieldError& e) {
+    throw InputError(Diagnostic{path, e.path(), "", e.why()});
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(Diagnostic{path, "", "", e.what()});
   }
 }
 

@@ -106,15 +106,12 @@ std::string jobs_csv(double scale = 1.0)
   return out.str();
 }
 
-const char* SUMMARY_JSON = R"({
-  "scenario_name": "hand-made",
-  "makespan_s": 93600.0,
-  "gpu_hours": {"busy": 2000.0, "idle": 500.0, "lost_work": 30.0, "total": 2600.0},
-  "lost_gpu_hours": {"lost_work": 30.0, "checkpoint": 5.0, "detection": 1.0, "waiting_for_person": 60.0,
-                     "restart": 2.0, "down": 2.0, "total": 100.0},
-  "utilisation": {"mean_gpu_busy": 0.77, "mean_gpu_allocated": 0.8}
+// A real run's summary.json, with lost GPU-hours of every cause: the checked-in golden result of
+// the fault-tolerance scenario (tests/golden/). The binary reads it as a run's summary is read.
+std::string summary_json()
+{
+  return slurp(fs::path(ACMESIM_SOURCE_DIR) / "tests/golden/acme-fault-tolerance/summary.json");
 }
-)";
 
 const char* UTILISATION_CSV =
     "start_s,end_s,idle,busy,stranded,lost_work,checkpoint,detection,waiting_for_person,restart,down,spare,"
@@ -127,7 +124,7 @@ fs::path run_dir(const std::string& name, bool with_utilisation = true)
 {
   const fs::path dir = scratch() / name;
   put(dir / "jobs.csv", jobs_csv());
-  put(dir / "summary.json", SUMMARY_JSON);
+  put(dir / "summary.json", summary_json());
   if (with_utilisation)
     put(dir / "utilisation.csv", UTILISATION_CSV);
   return dir;
@@ -279,6 +276,26 @@ TEST_CASE("plot: a garbled results.csv or jobs.csv exits 2 naming the file and l
   CHECK(jobs.exit_code == 2);
   CHECK(jobs.err.find("jobs.csv:2") != std::string::npos);
   CHECK(jobs.err.find("fields") != std::string::npos);
+}
+
+TEST_CASE("plot: a summary.json that is not a run's summary exits 2 naming the file and the field")
+{
+  const fs::path run = run_dir("run-bad-summary");
+  std::string text = summary_json();
+  const std::string field = "\"makespan_s\": ";
+  REQUIRE(text.find(field) != std::string::npos);
+  text.replace(text.find(field), field.size(), field + "\"long\", \"was\": ");
+  put(run / "summary.json", text);
+  const CliOutcome wrong = run_acmesim("plot " + quoted(run));
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.err.find("summary.json: key 'makespan_s'") != std::string::npos);
+  CHECK_FALSE(fs::exists(run / "plots"));
+
+  put(run / "summary.json", "{\"scenario_name\": \"cut short\"");
+  const CliOutcome cut = run_acmesim("plot " + quoted(run));
+  CHECK(cut.exit_code == 2);
+  CHECK(cut.err.find("summary.json") != std::string::npos);
+  CHECK(cut.err.find("parse error") != std::string::npos);
 }
 
 TEST_CASE("plot: a bad --format, a missing directory or no directory at all exit 2")
