@@ -1,6 +1,6 @@
 #pragma once
 // Commands that run or read many simulations: compare, sweep, plot. Each simulation runs in its
-// own `acmesim run` process (design.md, principle 10); these commands only orchestrate and read
+// own `acmesim run` process (docs/design.md, principle 10); these commands only orchestrate and read
 // the results those processes write.
 #include <string>
 #include <vector>

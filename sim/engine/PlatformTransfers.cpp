@@ -80,7 +80,7 @@ PlatformTransfers::PlatformTransfers(const Topology& topology, const Platform& p
   impl_->done = std::move(done);
   Impl* impl = impl_.get();
   // SimGrid 3.32 has no per-activity callback; the global one stays connected for the process,
-  // which runs one simulation only (design.md principle 10).
+  // which runs one simulation only (docs/design.md principle 10).
   sg4::Activity::on_completion_cb([impl](const sg4::Activity& a) { impl->on_completion(a); });
 }
 

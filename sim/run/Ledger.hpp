@@ -1,5 +1,5 @@
 #pragma once
-// The one place where GPU time is accounted (design.md, principle 5).
+// The one place where GPU time is accounted (docs/design.md, principle 5).
 //
 // Every GPU of the cluster is in exactly one state at every instant; the ledger integrates the
 // number of GPUs per state over simulated time, so its total is GPUs x elapsed time by

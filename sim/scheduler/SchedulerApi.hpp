@@ -1,5 +1,5 @@
 #pragma once
-// The seam between the simulation and its policies (design.md, principle 2).
+// The seam between the simulation and its policies (docs/design.md, principle 2).
 //
 // A scheduler sees a read-only ClusterView and the events that happened since its last call,
 // and answers with decisions as data. It includes no SimGrid header and changes nothing
