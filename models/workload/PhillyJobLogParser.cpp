@@ -26,7 +26,7 @@ bool JobLogParser::key(string_t& name)
 {
   Frame& frame = stack_.back();
   if (frame.role == Role::Job && !keys_recorded_)
-    first_keys_ += (first_keys_.empty() ? "" : ", ") + name;
+    first_keys_.push_back(name);
   frame.key = Key::Other;
   for (const auto& [role, known, key] : KEYS)
     if (role == frame.role && known == name)

@@ -4,6 +4,7 @@
 // time and memory stay proportional to one job. It keeps only the fields the reader maps
 // (PhillyRawJob.hpp) and says nothing about whether their values are right: that is the
 // mapping's part (PhillyReader.cpp).
+#include "models/common/Text.hpp"
 #include "models/workload/PhillyRawJob.hpp"
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,7 @@ public:
   JobLogParser(const std::string& source, const std::string& text, JobHandler on_job);
 
   // The keys of the first job object, in file order ("" before one has closed).
-  const std::string& first_job_keys() const { return first_keys_; }
+  std::string first_job_keys() const { return join_names(first_keys_); }
 
   bool null() override;
   bool boolean(bool v) override;
@@ -88,7 +89,7 @@ private:
   JobHandler on_job_;
   std::vector<Frame> stack_;
   RawJob job_;
-  std::string first_keys_; // of the first job object, for messages
+  std::vector<std::string> first_keys_; // of the first job object, for messages
   bool keys_recorded_ = false;
 };
 

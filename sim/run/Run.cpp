@@ -140,7 +140,7 @@ void Run::call_scheduler()
 {
   if (inbox_.empty())
     return;
-  const std::vector<SchedulerEvent> events = inbox_.take(now());
+  const std::vector<SchedulerEvent>& events = inbox_.take(now());
   ++counters_.scheduler_calls;
   const Decisions decisions = scheduler_->decide(view(), events);
   for (const auto& decision : decisions.starts)

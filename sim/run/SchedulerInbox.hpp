@@ -15,17 +15,20 @@ public:
   bool empty() const { return events_.empty(); }
   std::size_t size() const { return events_.size(); }
 
-  // Every posted event, dated `now`, in delivery order (stable within a kind and id).
-  std::vector<SchedulerEvent> take(double now)
+  // Every posted event, dated `now`, in delivery order (stable within a kind and id). Valid until
+  // the next call; both buffers keep their capacity, since the run takes events at most instants.
+  const std::vector<SchedulerEvent>& take(double now)
   {
-    std::vector<SchedulerEvent> events;
-    events.swap(events_);
-    for (auto& e : events)
+    delivered_.assign(events_.begin(), events_.end());
+    events_.clear();
+    for (auto& e : delivered_)
       e.time = now;
-    std::stable_sort(events.begin(), events.end(), [](const SchedulerEvent& a, const SchedulerEvent& b) {
+    const auto in_order = [](const SchedulerEvent& a, const SchedulerEvent& b) {
       return delivery_key(a) < delivery_key(b);
-    });
-    return events;
+    };
+    if (!std::is_sorted(delivered_.begin(), delivered_.end(), in_order))
+      std::stable_sort(delivered_.begin(), delivered_.end(), in_order);
+    return delivered_;
   }
 
 private:
@@ -35,7 +38,8 @@ private:
     return {static_cast<int>(e.kind), node_event ? e.node : e.job};
   }
 
-  std::vector<SchedulerEvent> events_;
+  std::vector<SchedulerEvent> events_;    // posted during this instant
+  std::vector<SchedulerEvent> delivered_; // the last instant's, as delivered
 };
 
 } // namespace acmesim
