@@ -6,6 +6,11 @@
 
 namespace acmesim {
 
+namespace {
+// What a job that never held GPUs holds.
+const Allocation NO_ALLOCATION;
+} // namespace
+
 GpuHolders::GpuHolders(const Topology& topology, const JobTable& jobs, const Clock& clock, const RunEvents& events)
     : jobs_(jobs)
     , clock_(clock)
@@ -33,8 +38,7 @@ Allocation& GpuHolders::allocation_of(JobId job)
 
 const Allocation& GpuHolders::allocation(JobId job) const
 {
-  static const Allocation none;
-  return job < allocations_.size() ? allocations_[job] : none;
+  return job < allocations_.size() ? allocations_[job] : NO_ALLOCATION;
 }
 
 bool GpuHolders::holds(JobId job) const

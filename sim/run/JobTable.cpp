@@ -2,7 +2,13 @@
 
 namespace acmesim {
 
-JobTable::JobTable(const Workload& workload) : workload_(&workload), records_(workload.jobs.size()) {}
+JobTable::JobTable(const Workload& workload)
+    : workload_(&workload)
+    , first_job_(workload.jobs.data())
+    , workload_jobs_(workload.jobs.size())
+    , records_(workload.jobs.size())
+{
+}
 
 const EvalChunk& JobTable::chunk(JobId id) const
 {

@@ -26,10 +26,10 @@ public:
   explicit JobTable(const Workload& workload);
 
   // Ids are dense: the workload's jobs, then those added during the run.
-  std::size_t count() const { return workload_->jobs.size() + added_jobs_.size(); }
+  std::size_t count() const { return workload_jobs_ + added_jobs_.size(); }
   const Job& job(JobId id) const
   {
-    return id < workload_->jobs.size() ? workload_->jobs[id] : added_jobs_[id - workload_->jobs.size()];
+    return id < workload_jobs_ ? first_job_[id] : added_jobs_[id - workload_jobs_];
   }
   const JobRecord& record(JobId id) const { return records_.at(id); }
   // The work of an evaluation trial (precondition: job(id).eval_trial()).
@@ -50,6 +50,10 @@ public:
 
 private:
   const Workload* workload_;
+  // The workload's jobs, looked up on every scheduler decision (a backfill scan reads each queued
+  // job): kept at hand rather than reached through the workload each time.
+  const Job* first_job_;
+  std::size_t workload_jobs_;
   std::deque<Job> added_jobs_; // a deque: references to jobs stay valid as it grows
   std::deque<EvalChunk> added_chunks_;
   std::deque<JobRecord> records_;

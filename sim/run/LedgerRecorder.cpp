@@ -43,14 +43,19 @@ LedgerRecorder::LedgerRecorder(int total_gpus, double bin_s) : ledger_(total_gpu
     ledger_.enable_series(bin_s);
 }
 
-// Every move goes through Idle: the GPUs of the old holding are given back, those of the new one
-// taken. Within one instant the order of moves does not matter to the integrals.
+// The same GPUs in a new phase move straight to its state. When the counts change too, the move
+// goes through Idle: the GPUs of the old holding are given back, those of the new one taken.
+// Within one instant the order of moves does not matter to the integrals.
 void LedgerRecorder::move(const Holding& before, const Holding& after)
 {
   if (before == after)
     return;
   const Split from = split(before);
   const Split to = split(after);
+  if (from.gpus == to.gpus && from.stranded == to.stranded) {
+    ledger_.move(from.state, to.state, from.gpus);
+    return;
+  }
   ledger_.move(from.state, GpuState::Idle, from.gpus);
   ledger_.move(GpuState::Stranded, GpuState::Idle, from.stranded);
   ledger_.move(GpuState::Idle, to.state, to.gpus);
