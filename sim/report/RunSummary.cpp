@@ -3,7 +3,6 @@
 #include "models/common/InputError.hpp"
 
 #include <fstream>
-#include <stdexcept>
 
 namespace acmesim {
 
@@ -21,16 +20,24 @@ void from_json(const Json& j, StateHours& hours)
   from_json(by_state, hours.by_state);
 }
 
-RunSummary run_summary_from_json(const Json& json)
+namespace {
+
+// A summary document read through the field declarations; a problem is an InputError naming
+// `where`, the field and why.
+RunSummary summary_from(const Json& json, const std::string& where)
 {
   try {
     return json.get<RunSummary>();
   } catch (const JsonFieldError& e) {
-    throw std::runtime_error("summary.json " + std::string(e.what()));
+    throw InputError(Diagnostic{where, e.path(), "", e.why()});
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(std::string("summary.json: ") + e.what());
+    throw InputError(Diagnostic{where, "", "", e.what()});
   }
 }
+
+} // namespace
+
+RunSummary run_summary_from_json(const Json& json) { return summary_from(json, "summary.json"); }
 
 RunSummary read_run_summary(const std::filesystem::path& dir)
 {
@@ -38,13 +45,13 @@ RunSummary read_run_summary(const std::filesystem::path& dir)
   std::ifstream in(path);
   if (!in)
     throw InputError(Diagnostic{path, "", "", "cannot read the file"});
+  Json json;
   try {
-    return Json::parse(in).get<RunSummary>();
-  } catch (const JsonFieldError& e) {
-    throw InputError(Diagnostic{path, e.path(), "", e.why()});
+    json = Json::parse(in);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(Diagnostic{path, "", "", e.what()});
   }
+  return summary_from(json, path);
 }
 
 } // namespace acmesim

@@ -239,8 +239,8 @@ constexpr auto json_fields(const RunSummary*)
                    &T::engine, &T::scenario);
 }
 
-// Reads a summary.json document; throws std::runtime_error naming the field that is missing or
-// of the wrong type ("summary.json 'lost_gpu_hours.down': ...").
+// Reads a summary.json document; throws InputError naming the field that is missing or of the
+// wrong type ("summary.json: key 'lost_gpu_hours.down': ...").
 RunSummary run_summary_from_json(const Json& json);
 // Reads `dir`/summary.json; throws InputError naming the file, the field and what is wrong.
 RunSummary read_run_summary(const std::filesystem::path& dir);
