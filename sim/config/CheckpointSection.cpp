@@ -195,9 +195,9 @@ CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node)
   return spec;
 }
 
-Json checkpoint_to_json(const CheckpointSpec& spec) { return echo_if_enabled(checkpoint_keys(), spec); }
+template <> Json section_echo(const CheckpointSpec& spec) { return echo_if_enabled(checkpoint_keys(), spec); }
 
-std::vector<KeyDoc> checkpoint_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<CheckpointSpec>(const std::string& path)
 {
   return checkpoint_keys().docs(path, checkpoint_defaults());
 }

@@ -15,7 +15,7 @@ CheckpointSpec checkpoint_defaults();
 // Reads the section; every problem is reported through `checker`.
 CheckpointSpec read_checkpoint(ConfigChecker& checker, const ConfigNode& node);
 
-Json checkpoint_to_json(const CheckpointSpec& spec);
-std::vector<KeyDoc> checkpoint_key_docs(const std::string& path);
+template <> Json section_echo(const CheckpointSpec& spec);
+template <> std::vector<KeyDoc> section_key_docs<CheckpointSpec>(const std::string& path);
 
 } // namespace acmesim

@@ -178,9 +178,9 @@ ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool
   return spec;
 }
 
-Json cluster_to_json(const ClusterSpec& cluster) { return cluster_keys().echo(cluster); }
+template <> Json section_echo(const ClusterSpec& cluster) { return cluster_keys().echo(cluster); }
 
-std::vector<KeyDoc> cluster_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<ClusterSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = cluster_keys().docs(path, ClusterSpec{});
   for (const auto& doc : pod_keys().docs(path, PodSpec{}))

@@ -17,7 +17,7 @@ const KeyTable<PodSpec>& pod_keys();
 ClusterSpec read_cluster(ConfigChecker& checker, const ConfigNode& cluster, bool complete);
 
 // The cluster as the run builds it (derived fabric and storage NIC values filled in).
-Json cluster_to_json(const ClusterSpec& cluster);
-std::vector<KeyDoc> cluster_key_docs(const std::string& path);
+template <> Json section_echo(const ClusterSpec& cluster);
+template <> std::vector<KeyDoc> section_key_docs<ClusterSpec>(const std::string& path);
 
 } // namespace acmesim

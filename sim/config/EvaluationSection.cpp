@@ -208,9 +208,9 @@ EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const s
   return spec;
 }
 
-Json evaluation_to_json(const EvalSpec& spec) { return echo_if_enabled(evaluation_keys(), spec); }
+template <> Json section_echo(const EvalSpec& spec) { return echo_if_enabled(evaluation_keys(), spec); }
 
-std::vector<KeyDoc> evaluation_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<EvalSpec>(const std::string& path)
 {
   return evaluation_keys().docs(path, evaluation_defaults());
 }

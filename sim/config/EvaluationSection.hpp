@@ -17,7 +17,7 @@ EvalSpec evaluation_defaults();
 // key) takes the embedded configs/eval/datasets.yaml. Every problem goes through `checker`.
 EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
 
-Json evaluation_to_json(const EvalSpec& spec);
-std::vector<KeyDoc> evaluation_key_docs(const std::string& path);
+template <> Json section_echo(const EvalSpec& spec);
+template <> std::vector<KeyDoc> section_key_docs<EvalSpec>(const std::string& path);
 
 } // namespace acmesim

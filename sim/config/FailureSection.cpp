@@ -213,7 +213,7 @@ void check_failures_against_topology(const FailureSpec& spec, const Topology& to
               "exceeds the cluster's " + std::to_string(topology.node_count()) + " nodes");
 }
 
-Json failures_to_json(const FailureSpec& spec)
+template <> Json section_echo(const FailureSpec& spec)
 {
   if (spec.source == F::Source::None)
     return Json{{MODEL, echo_value(FailureModel::None)}};
@@ -225,7 +225,7 @@ Json failures_to_json(const FailureSpec& spec)
   return json;
 }
 
-std::vector<KeyDoc> failure_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<FailureSpec>(const std::string& path)
 {
   return failure_keys().docs(path, acme_failure_defaults());
 }

@@ -19,8 +19,8 @@ FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const 
 void check_failures_against_topology(const FailureSpec& spec, const Topology& topology, const std::string& source,
                                      DiagnosticList& diags);
 
-Json failures_to_json(const FailureSpec& spec);
+template <> Json section_echo(const FailureSpec& spec);
 // The reference, with the defaults `failures: {model: acme}` starts from.
-std::vector<KeyDoc> failure_key_docs(const std::string& path);
+template <> std::vector<KeyDoc> section_key_docs<FailureSpec>(const std::string& path);
 
 } // namespace acmesim

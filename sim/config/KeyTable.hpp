@@ -132,4 +132,12 @@ ConfigKey<Spec> map_key(std::string name, Sub Spec::*member, const KeyTable<Sub>
           }};
 }
 
+// A section of the scenario read whole by its own file rather than key by key through a table
+// (ScenarioKeys.cpp's section_key): its file specialises both for the section's spec type, so the
+// scenario's key table finds them by the type of the member they fill.
+template <typename Spec>
+Json section_echo(const Spec& spec);
+template <typename Spec>
+std::vector<KeyDoc> section_key_docs(const std::string& path);
+
 } // namespace acmesim

@@ -159,16 +159,22 @@ RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
   return read_policy_section(checker, node, "recovery", recovery_keys(), recovery_registry(), "recovery policy");
 }
 
-Json scheduler_to_json(const SchedulerSpec& spec) { return with_params(scheduler_keys().echo(spec), spec.params); }
+template <> Json section_echo(const SchedulerSpec& spec)
+{
+  return with_params(scheduler_keys().echo(spec), spec.params);
+}
 
-Json recovery_to_json(const RecoverySpec& spec) { return with_params(recovery_keys().echo(spec), spec.params); }
+template <> Json section_echo(const RecoverySpec& spec)
+{
+  return with_params(recovery_keys().echo(spec), spec.params);
+}
 
-std::vector<KeyDoc> scheduler_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path)
 {
   return section_docs(path, scheduler_keys(), scheduler_registry().policies());
 }
 
-std::vector<KeyDoc> recovery_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<RecoverySpec>(const std::string& path)
 {
   return section_docs(path, recovery_keys(), recovery_registry().policies());
 }

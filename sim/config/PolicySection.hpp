@@ -14,10 +14,10 @@ namespace acmesim {
 SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node);
 RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node);
 
-Json scheduler_to_json(const SchedulerSpec& spec);
-Json recovery_to_json(const RecoverySpec& spec);
+template <> Json section_echo(const SchedulerSpec& spec);
+template <> Json section_echo(const RecoverySpec& spec);
 
-std::vector<KeyDoc> scheduler_key_docs(const std::string& path);
-std::vector<KeyDoc> recovery_key_docs(const std::string& path);
+template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path);
+template <> std::vector<KeyDoc> section_key_docs<RecoverySpec>(const std::string& path);
 
 } // namespace acmesim

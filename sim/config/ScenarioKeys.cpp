@@ -13,15 +13,16 @@ namespace acmesim {
 
 namespace {
 
-// A section the loader reads; its echo and reference are the section's own.
+// A section the loader reads; its echo and reference are the section's own (section_echo and
+// section_key_docs, found by the member's type).
 template <typename Section>
-ConfigKey<Scenario> section_key(std::string name, Section Scenario::*member, Json (*echo)(const Section&),
-                                std::vector<KeyDoc> (*docs)(const std::string&), std::string help)
+ConfigKey<Scenario> section_key(std::string name, Section Scenario::*member, std::string help)
 {
   KeyDoc doc = other_doc(std::move(name), "map", MAP_KEYS, std::move(help));
   doc.default_value = MAP_DEFAULTS;
-  return {std::move(doc), {}, [member, echo](const Scenario& scenario) { return echo(scenario.*member); },
-          [docs](const std::string& path, const Scenario&) { return docs(path); }};
+  return {std::move(doc), {},
+          [member](const Scenario& scenario) { return section_echo(scenario.*member); },
+          [](const std::string& path, const Scenario&) { return section_key_docs<Section>(path); }};
 }
 
 // The name becomes a directory under results/.
@@ -46,25 +47,18 @@ const KeyTable<Scenario>& scenario_keys()
           .read_with(read_name)
           .default_is("the scenario file's name without .yaml"),
       value_key("seed", &S::seed, "the one seed; every random component draws from its own stream of it"),
-      section_key("cluster", &S::cluster, cluster_to_json, cluster_key_docs,
-                  "the GPU cluster: pods of nodes on fat trees, and the storage service")
+      section_key("cluster", &S::cluster, "the GPU cluster: pods of nodes on fat trees, and the storage service")
           .required(),
-      section_key("workload", &S::workload, workload_to_json, workload_key_docs,
-                  "the jobs: a trace, or a synthetic workload")
+      section_key("workload", &S::workload, "the jobs: a trace, or a synthetic workload")
           .default_is("required, unless evaluation is given"),
-      section_key("scheduler", &S::scheduler, scheduler_to_json, scheduler_key_docs,
-                  "the scheduler, where it places jobs, and its parameters"),
-      section_key("failures", &S::failures, failures_to_json, failure_key_docs,
+      section_key("scheduler", &S::scheduler, "the scheduler, where it places jobs, and its parameters"),
+      section_key("failures", &S::failures,
                   "hardware failures, from a sourced model or a recorded list (docs/failures.md)")
           .default_is("none"),
-      section_key("checkpoint", &S::checkpoint, checkpoint_to_json, checkpoint_key_docs,
-                  "checkpoints of training jobs (docs/checkpointing.md)")
+      section_key("checkpoint", &S::checkpoint, "checkpoints of training jobs (docs/checkpointing.md)")
           .default_is("off"),
-      section_key("recovery", &S::recovery, recovery_to_json, recovery_key_docs,
-                  "what happens to a job a failure interrupts, and its parameters"),
-      section_key("evaluation", &S::evaluation, evaluation_to_json, evaluation_key_docs,
-                  "evaluation campaigns (docs/evaluation.md)")
-          .default_is("off"),
+      section_key("recovery", &S::recovery, "what happens to a job a failure interrupts, and its parameters"),
+      section_key("evaluation", &S::evaluation, "evaluation campaigns (docs/evaluation.md)").default_is("off"),
       map_key("output", &S::output, output_keys(), "optional result files (docs/outputs.md)"),
   });
   return keys;

@@ -102,7 +102,7 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const
   return spec;
 }
 
-Json workload_to_json(const WorkloadSpec& spec)
+template <> Json section_echo(const WorkloadSpec& spec)
 {
   if (spec.trace)
     return trace_keys().echo(*spec.trace);
@@ -113,7 +113,7 @@ Json workload_to_json(const WorkloadSpec& spec)
   return Json{{"none", "evaluation campaigns only"}};
 }
 
-std::vector<KeyDoc> workload_key_docs(const std::string& path)
+template <> std::vector<KeyDoc> section_key_docs<WorkloadSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = trace_keys().docs(path, TraceSpec{});
   KeyDoc synthetic = other_doc(join_key(path, SYNTHETIC), "map", MAP_KEYS,

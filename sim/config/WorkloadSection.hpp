@@ -11,7 +11,7 @@
 namespace acmesim {
 
 WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
-Json workload_to_json(const WorkloadSpec& spec);
-std::vector<KeyDoc> workload_key_docs(const std::string& path);
+template <> Json section_echo(const WorkloadSpec& spec);
+template <> std::vector<KeyDoc> section_key_docs<WorkloadSpec>(const std::string& path);
 
 } // namespace acmesim
