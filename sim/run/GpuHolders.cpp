@@ -6,11 +6,6 @@
 
 namespace acmesim {
 
-namespace {
-// What a job that never held GPUs holds.
-const Allocation NO_ALLOCATION;
-} // namespace
-
 GpuHolders::GpuHolders(const Topology& topology, const JobTable& jobs, const Clock& clock, const RunEvents& events)
     : jobs_(jobs)
     , clock_(clock)
@@ -22,23 +17,11 @@ GpuHolders::GpuHolders(const Topology& topology, const JobTable& jobs, const Clo
 {
 }
 
-GpuHolders::PhaseState& GpuHolders::state(JobId holder)
+template <typename Entry>
+Entry& GpuHolders::grown(std::vector<Entry>& table, JobId job)
 {
-  if (holder >= phases_.size())
-    phases_.resize(std::max<std::size_t>(holder + 1, jobs_.count()));
-  return phases_[holder];
-}
-
-Allocation& GpuHolders::allocation_of(JobId job)
-{
-  if (job >= allocations_.size())
-    allocations_.resize(std::max<std::size_t>(job + 1, jobs_.count()));
-  return allocations_[job];
-}
-
-const Allocation& GpuHolders::allocation(JobId job) const
-{
-  return job < allocations_.size() ? allocations_[job] : NO_ALLOCATION;
+  table.resize(std::max<std::size_t>(job + 1, jobs_.count()));
+  return table[job];
 }
 
 bool GpuHolders::holds(JobId job) const
@@ -137,6 +120,10 @@ void GpuHolders::restart_phase_clock(JobId holder, JobId shown)
   events_.publish(PhaseChanged{clock_.now(), holder, shown, s.phase, s.phase, since, unchanged, unchanged});
 }
 
-void GpuHolders::record_allocation(JobId trial, const Allocation& allocation) { allocation_of(trial) = allocation; }
+void GpuHolders::record_allocation(JobId trial, const Allocation& allocation)
+{
+  Allocation copy = allocation; // it may be another holder's entry, which growing the table would move
+  allocation_of(trial) = std::move(copy);
+}
 
 } // namespace acmesim

@@ -11,7 +11,6 @@
 #include "sim/run/TimerQueue.hpp"
 #include "sim/scheduler/ClusterState.hpp"
 
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -24,7 +23,10 @@ public:
   const ClusterState& cluster() const { return cluster_; }
   // The GPUs `job` holds now, or held last (kept after its end for the report; forgotten when it
   // is queued again). Nodes that left service under it are no longer part of it.
-  const Allocation& allocation(JobId job) const;
+  const Allocation& allocation(JobId job) const
+  {
+    return job < allocations_.size() ? allocations_[job] : NO_ALLOCATION;
+  }
   // Started and not given back yet (running, or recovering in place from a failure).
   bool holds(JobId job) const;
   JobPhase phase(JobId holder) const { return holder < phases_.size() ? phases_[holder].phase : JobPhase::Queued; }
@@ -60,16 +62,26 @@ private:
     JobPhase phase = JobPhase::Queued;
     double since = 0;
   };
-  PhaseState& state(JobId holder);
-  Allocation& allocation_of(JobId job);
+  // The entries of `job`, the tables grown first to take the jobs added since (evaluation trials).
+  PhaseState& state(JobId holder) { return holder < phases_.size() ? phases_[holder] : grown(phases_, holder); }
+  Allocation& allocation_of(JobId job)
+  {
+    return job < allocations_.size() ? allocations_[job] : grown(allocations_, job);
+  }
+  template <typename Entry>
+  Entry& grown(std::vector<Entry>& table, JobId job);
   Holding holding(JobId holder, JobPhase phase) const;
   void forget_on_nodes(JobId holder);
+
+  static inline const Allocation NO_ALLOCATION; // what a job that never held GPUs holds
 
   const JobTable& jobs_;
   const Clock& clock_;
   const RunEvents& events_;
   ClusterState cluster_;
-  std::deque<Allocation> allocations_; // by job id
+  // By job id. Growing them moves their entries: nothing keeps a reference across a call that may
+  // add a job's entry (record_allocation copies its argument first).
+  std::vector<Allocation> allocations_;
   std::vector<std::vector<JobId>> on_node_;
   std::vector<PhaseState> phases_; // by job id
   JobTimers timers_;

@@ -5,6 +5,7 @@
 #include "models/workload/Job.hpp"
 
 #include <deque>
+#include <vector>
 
 namespace acmesim {
 
@@ -56,7 +57,7 @@ private:
   std::size_t workload_jobs_;
   std::deque<Job> added_jobs_; // a deque: references to jobs stay valid as it grows
   std::deque<EvalChunk> added_chunks_;
-  std::deque<JobRecord> records_;
+  std::vector<JobRecord> records_; // by id; read after the run or copied at once, so growing may move it
   std::size_t ended_ = 0;
   std::size_t rejected_ = 0;
 };
