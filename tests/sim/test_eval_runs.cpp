@@ -10,6 +10,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <utility>
+#include <vector>
+
 using namespace acmesim;
 using namespace acmesim::testing;
 
@@ -63,6 +67,15 @@ const TrialTimes& times(const RunResult& r, const std::string& name, const Workl
     }
   FAIL("no trial " << name);
   throw;
+}
+
+// The nodes a job's report names, with the GPUs on each.
+std::vector<std::pair<NodeId, int>> reported_gpus(const RunResult& r, JobId id)
+{
+  std::vector<std::pair<NodeId, int>> gpus;
+  for (const auto& part : r.run->allocation(id).parts)
+    gpus.emplace_back(part.node, part.gpus);
+  return gpus;
 }
 
 // The campaign's trial GPU time in summary.json is the ledger's, phase by phase: in a run of
@@ -122,6 +135,32 @@ TEST_CASE("eval-decoupled: one load per node, metrics on CPUs, longest trial fir
   CHECK(ledger.gpu_seconds(GpuState::ModelLoad) == Approx(2 * (LOAD + PCIE) + PCIE));
   CHECK(ledger.total_gpu_seconds() == Approx(2 * r.makespan_s));
   check_summary_matches_ledger(s, r);
+}
+
+TEST_CASE("eval-decoupled without packing: a dataset's chunks run one after another on its first chunk's GPU")
+{
+  // chunk_s 50 splits d0 (inference 100) and d1 (60) in two chunks each; without runtime packing
+  // the scheduler starts each dataset's first chunk and queues the rest behind it on its GPU.
+  Scenario s = eval_scenario("eval-decoupled");
+  s.scheduler.params["runtime_packing"] = 0;
+  s.evaluation.chunk_s = 50;
+  const Workload w = eval_workload(s);
+  const RunResult r = run_simulation(s, w);
+  const JobTable& jobs = r.run->jobs();
+  std::map<std::uint32_t, JobId> first_chunk; // by dataset
+  for (JobId id = 0; id < jobs.count(); ++id)
+    if (jobs.job(id).eval_trial() && jobs.chunk(id).chunk == 0)
+      first_chunk[jobs.chunk(id).dataset] = id;
+  int later_chunks = 0;
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    if (!jobs.job(id).eval_trial() || jobs.chunk(id).chunk == 0)
+      continue;
+    ++later_chunks;
+    const JobId first = first_chunk.at(jobs.chunk(id).dataset);
+    CHECK(reported_gpus(r, first).size() == 1);
+    CHECK(reported_gpus(r, id) == reported_gpus(r, first));
+  }
+  CHECK(later_chunks == 2);
 }
 
 TEST_CASE("checkpoints of a pretraining job trigger evaluation campaigns and their feedback latency is reported")
