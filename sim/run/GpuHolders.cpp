@@ -120,10 +120,10 @@ void GpuHolders::restart_phase_clock(JobId holder, JobId shown)
   events_.publish(PhaseChanged{clock_.now(), holder, shown, s.phase, s.phase, since, unchanged, unchanged});
 }
 
-void GpuHolders::record_allocation(JobId trial, const Allocation& allocation)
+void GpuHolders::record_allocation(JobId trial, JobId leader)
 {
-  Allocation copy = allocation; // it may be another holder's entry, which growing the table would move
-  allocation_of(trial) = std::move(copy);
+  Allocation& entry = allocation_of(trial); // may grow the table: the leader's entry is read after
+  entry = allocation(leader);
 }
 
 } // namespace acmesim

@@ -50,7 +50,7 @@ public:
   void restart_phase_clock(JobId holder, JobId shown);
   void set_in_service(NodeId node, bool in_service) { cluster_.set_in_service(node, in_service); }
   // The report of a trial shows the GPUs its group's leader held for it.
-  void record_allocation(JobId trial, const Allocation& allocation);
+  void record_allocation(JobId trial, JobId leader);
 
   // One timer per holder: the end of its current phase (or of a step within it).
   void arm(JobId holder, double at) { timers_.arm(holder, at); }
@@ -80,7 +80,7 @@ private:
   const RunEvents& events_;
   ClusterState cluster_;
   // By job id. Growing them moves their entries: nothing keeps a reference across a call that may
-  // add a job's entry (record_allocation copies its argument first).
+  // add a job's entry.
   std::vector<Allocation> allocations_;
   std::vector<std::vector<JobId>> on_node_;
   std::vector<PhaseState> phases_; // by job id

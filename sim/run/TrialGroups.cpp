@@ -61,7 +61,7 @@ void TrialGroups::start_trial(JobId leader, Group& group, bool load)
 {
   core_.jobs.started(group.on_gpu, core_.now());
   if (group.on_gpu != leader)
-    core_.holders.record_allocation(group.on_gpu, core_.holders.allocation(leader));
+    core_.holders.record_allocation(group.on_gpu, leader);
   core_.events.publish(AttemptStarted{core_.now(), leader, group.on_gpu, true});
   if (load)
     load_model(leader, group);
