@@ -1,0 +1,96 @@
+// The communication profile against values worked out by hand. The model is chosen so that the
+// arithmetic is exact: hidden_per_layer = 1 makes hidden = layers = (params / 12)^(1/3), so
+// 12e6 parameters are 100 layers of hidden size 100.
+#include "models/network/CommProfile.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acmesim;
+
+namespace {
+
+CommSpec cube_model()
+{
+  CommSpec spec;
+  spec.hidden_per_layer = 1;
+  return spec;
+}
+
+TrainingStep step_of(int gpus, double compute_s = 3)
+{
+  return TrainingStep{12e6, 1000, compute_s, gpus, 8};
+}
+
+} // namespace
+
+TEST_CASE("comm profile: a one-node job is tensor parallel over NVLink and sends nothing on InfiniBand")
+{
+  const CommProfile p = comm_profile(cube_model(), step_of(8));
+  CHECK(p.nodes == 1);
+  CHECK(p.tensor_parallel == 8);
+  CHECK(p.data_parallel == 1);
+  CHECK(p.ib_bytes == 0);
+  CHECK(p.dp_local_bytes == 0);
+  // 4 all-reduces x 100 layers x 2(8-1)/8 x (1000 tokens x 100 hidden x 2 bytes)
+  CHECK(p.tp_bytes == Approx(4 * 100 * 1.75 * 2e5));
+  // Its step depends on NVLink only.
+  CHECK(p.step_s(1.4e8, 1) == Approx(3 + 1));
+  CHECK(p.step_s(1.4e8, 1e15) == p.step_s(1.4e8, 1));
+  CHECK(p.step_s(0.7e8, 1) == Approx(3 + 2));
+}
+
+TEST_CASE("comm profile: across two nodes the gradients go round a ring of the nodes")
+{
+  const CommProfile p = comm_profile(cube_model(), step_of(16));
+  CHECK(p.nodes == 2);
+  CHECK(p.tensor_parallel == 8);
+  CHECK(p.data_parallel == 2);
+  // Each GPU holds 1/8 of the gradients (12e6 x 2 bytes / 8); the node holds all 8 shards once:
+  // the ring of 2 nodes moves 2(2-1)/2 of 24e6 bytes.
+  CHECK(p.ib_bytes == Approx(24e6));
+  CHECK(p.dp_local_bytes == 0);
+  // Two replicas share the 1000 tokens.
+  CHECK(p.tp_bytes == Approx(4 * 100 * 1.75 * 1e5));
+}
+
+TEST_CASE("comm profile: data parallel ranks on one node reduce over NVLink first")
+{
+  CommSpec spec = cube_model();
+  spec.tensor_parallel = 2;
+  const CommProfile p = comm_profile(spec, step_of(8));
+  CHECK(p.tensor_parallel == 2);
+  CHECK(p.data_parallel == 4);
+  CHECK(p.ib_bytes == 0);
+  // A rank's gradients: 12e6 x 2 / 2 = 12e6 bytes, 2(4-1)/4 of them.
+  CHECK(p.dp_local_bytes == Approx(18e6));
+}
+
+TEST_CASE("comm profile: TP stays inside a node even when the job's GPUs do not fill whole nodes")
+{
+  const CommProfile p = comm_profile(cube_model(), step_of(12));
+  CHECK(p.tensor_parallel == 4); // divides both 12 and 8
+  CHECK(p.data_parallel == 3);
+  CHECK(p.nodes == 2);
+  CHECK(p.ib_bytes > 0); // the DP group spans both nodes
+}
+
+TEST_CASE("comm profile: backward compute hides the gradient ring until it takes longer")
+{
+  const CommProfile p = comm_profile(cube_model(), step_of(16, 3)); // hides up to 2 s of DP traffic
+  const double nv = 1e15; // NVLink out of the picture
+  const double tp_s = p.tp_bytes / nv;
+  CHECK(p.step_s(nv, 24e6) == Approx(3 + tp_s));    // 1 s of ring: hidden
+  CHECK(p.step_s(nv, 12e6) == Approx(3 + tp_s));    // 2 s: just hidden
+  CHECK(p.step_s(nv, 6e6) == Approx(3 + tp_s + 2)); // 4 s: 2 s exposed
+  CHECK(slowdown(p, nv, 6e6, nv, 24e6) == Approx((5 + tp_s) / (3 + tp_s)));
+  CHECK(slowdown(p, nv, 24e6, nv, 24e6) == 1);
+  // At its reference speed the job asks 24e6 bytes per step of each node's InfiniBand.
+  CHECK(ib_demand_Bps(p, nv, 24e6) == Approx(24e6 / (3 + tp_s)));
+}
+
+TEST_CASE("comm profile: a step without GPUs, parameters, tokens or compute is refused")
+{
+  CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{0, 1000, 3, 8, 8}), std::invalid_argument);
+  CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{12e6, 1000, 3, 0, 8}), std::invalid_argument);
+  CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{12e6, 1000, 0, 8, 8}), std::invalid_argument);
+}
