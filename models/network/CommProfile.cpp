@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -74,6 +75,29 @@ double slowdown(const CommProfile& profile, double nvlink_Bps, double ib_Bps, do
 double ib_demand_Bps(const CommProfile& profile, double ref_nvlink_Bps, double ref_ib_Bps)
 {
   return profile.ib_bytes / profile.step_s(ref_nvlink_Bps, ref_ib_Bps);
+}
+
+} // namespace acmesim
+
+namespace acmesim {
+
+JobSpeed job_speed(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
+                   double ref_ib_Bps)
+{
+  JobSpeed speed;
+  const double step = profile.step_s(nvlink_Bps, ib_Bps);
+  speed.fabric_slowdown = step / profile.step_s(ref_nvlink_Bps, ref_ib_Bps);
+  speed.demand_Bps = profile.ib_bytes / step;
+  return speed;
+}
+
+double contended_slowdown(const JobSpeed& speed, double got_Bps)
+{
+  if (speed.demand_Bps <= 0 || got_Bps >= speed.demand_Bps)
+    return speed.fabric_slowdown;
+  if (got_Bps <= 0)
+    return std::numeric_limits<double>::infinity();
+  return speed.fabric_slowdown * speed.demand_Bps / got_Bps;
 }
 
 } // namespace acmesim

@@ -65,3 +65,23 @@ double slowdown(const CommProfile& profile, double nvlink_Bps, double ib_Bps, do
 double ib_demand_Bps(const CommProfile& profile, double ref_nvlink_Bps, double ref_ib_Bps);
 
 } // namespace acmesim
+
+namespace acmesim {
+
+// How fast a job runs on the fabric it got, before and under contention. `fabric_slowdown` is its
+// step time on its own nodes' NVLink and NICs, alone, over its step time on the reference fabric;
+// `demand_Bps` the mean bytes per second each of its nodes then puts on InfiniBand (0: one node).
+struct JobSpeed {
+  double fabric_slowdown = 1;
+  double demand_Bps = 0;
+};
+
+JobSpeed job_speed(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
+                   double ref_ib_Bps);
+
+// The job's slowdown when each node's share of the fabric carries `got_Bps` on average (the least
+// any of its ring's flows gets). Fluid model: a step cannot move its InfiniBand bytes faster than
+// the fabric delivers them on average, so below its demand the step stretches by demand / got.
+double contended_slowdown(const JobSpeed& speed, double got_Bps);
+
+} // namespace acmesim

@@ -94,3 +94,29 @@ TEST_CASE("comm profile: a step without GPUs, parameters, tokens or compute is r
   CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{12e6, 1000, 3, 0, 8}), std::invalid_argument);
   CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{12e6, 1000, 0, 8, 8}), std::invalid_argument);
 }
+
+TEST_CASE("job speed: the fabric slowdown and the demand follow from the step at the job's own bandwidths")
+{
+  // Two nodes, compute 3 s, DP ring 24e6 bytes per node; dp_overlap 0 so nothing hides it.
+  CommSpec spec = cube_model();
+  spec.dp_overlap = 0;
+  const CommProfile p = comm_profile(spec, step_of(16));
+  const double nvlink = 1e15; // the TP term vanishes
+  // Reference: 24e6 B/s per node -> the ring takes 1 s, step 4 s. Own fabric at half: step 5 s.
+  const JobSpeed s = job_speed(p, nvlink, 12e6, nvlink, 24e6);
+  CHECK(s.fabric_slowdown == Approx(5.0 / 4.0));
+  CHECK(s.demand_Bps == Approx(24e6 / 5));
+  // Getting the demand or more changes nothing; getting half of it doubles the step.
+  CHECK(contended_slowdown(s, s.demand_Bps) == s.fabric_slowdown);
+  CHECK(contended_slowdown(s, 2 * s.demand_Bps) == s.fabric_slowdown);
+  CHECK(contended_slowdown(s, s.demand_Bps / 2) == Approx(2 * 5.0 / 4.0));
+}
+
+TEST_CASE("job speed: a one-node job has no InfiniBand demand and only its NVLink term")
+{
+  const CommProfile p = comm_profile(cube_model(), step_of(8));
+  const JobSpeed s = job_speed(p, 0.7e8, 1, 1.4e8, 1);
+  CHECK(s.demand_Bps == 0);
+  CHECK(s.fabric_slowdown == Approx(5.0 / 4.0));
+  CHECK(contended_slowdown(s, 0) == s.fabric_slowdown);
+}
