@@ -83,13 +83,15 @@ public:
     return m.ok() && read(m, spec);
   }
 
-  // The echoed keys of `spec`, in order.
+  // The echoed keys of `spec`, in order; a key whose echo is discarded is left out (a section
+  // that is off writes what a run without it wrote).
   Json echo(const Spec& spec) const
   {
     Json json = Json::object();
     for (const auto& key : keys_)
       if (key.echoed())
-        json[key.name()] = key.echo(spec);
+        if (Json value = key.echo(spec); !value.is_discarded())
+          json[key.name()] = std::move(value);
     return json;
   }
 

@@ -4,6 +4,7 @@
 #include "models/cluster/ClusterSpec.hpp"
 #include "models/evaluation/EvalSpec.hpp"
 #include "models/failure/FailureEvent.hpp"
+#include "models/network/NetworkSpec.hpp"
 #include "models/workload/WorkloadSpec.hpp"
 #include "sim/policies/PolicySpec.hpp"
 
@@ -31,6 +32,7 @@ struct Scenario {
   CheckpointSpec checkpoint;
   RecoverySpec recovery;
   EvalSpec evaluation; // evaluation campaigns added to the workload
+  NetworkSpec network; // how training traffic shares the fabric (docs/network.md)
   OutputSpec output;
   std::string source;        // scenario path, or "<embedded default>"
 };

@@ -4,6 +4,7 @@
 #include "sim/config/ClusterSection.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
+#include "sim/config/NetworkSection.hpp"
 #include "sim/config/OutputSection.hpp"
 #include "sim/config/PolicySection.hpp"
 #include "sim/config/ScenarioLoader.hpp"
@@ -59,6 +60,8 @@ const KeyTable<Scenario>& scenario_keys()
           .default_is("off"),
       section_key("recovery", &S::recovery, "what happens to a job a failure interrupts, and its parameters"),
       section_key("evaluation", &S::evaluation, "evaluation campaigns (docs/evaluation.md)").default_is("off"),
+      section_key("network", &S::network,
+                  "training traffic on the fabric, and how it sets each job's speed (docs/network.md)"),
       map_key("output", &S::output, output_keys(), "optional result files (docs/outputs.md)"),
   });
   return keys;

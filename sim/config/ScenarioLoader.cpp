@@ -11,6 +11,7 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
+#include "sim/config/NetworkSection.hpp"
 #include "sim/config/PolicySection.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
@@ -51,6 +52,8 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   if (const ConfigNode* checkpoint = top.get("checkpoint"))
     scenario.checkpoint = read_checkpoint(checker, *checkpoint);
   scenario.recovery = read_recovery(checker, top.get("recovery"));
+  if (const ConfigNode* network = top.get("network"))
+    scenario.network = read_network(checker, *network);
   keys.at("output").read(top, scenario);
 }
 
@@ -69,6 +72,10 @@ void check_across_sections(ConfigChecker& checker, const MapReader& top, const S
     checker.error(*top.get("evaluation"), "evaluation.every_checkpoints",
                   "campaigns are triggered by checkpoints of Pretrain jobs: enable checkpoint (with Pretrain in "
                   "checkpoint.job_types)");
+  for (const auto& [pod, fabric] : scenario.network.reference)
+    if (std::none_of(scenario.cluster.pods.begin(), scenario.cluster.pods.end(),
+                     [&](const PodSpec& p) { return p.name == pod; }))
+      checker.error(*top.get("network"), "network.reference." + pod, "the cluster has no pod of this name");
   if (top.get("evaluation") && scenario.failures.source != FailureSpec::Source::None)
     checker.error(*top.get("evaluation"), "evaluation",
                   "evaluation campaigns cannot be combined with failures yet: remove one of the two sections");

@@ -1,0 +1,39 @@
+#pragma once
+// The `network:` section of a scenario, typed: whether training jobs' communication travels on the
+// platform (flows) or is ignored (off: jobs run for their recorded duration wherever they are),
+// the communication profile of their steps (per job type if wished), and the fabric their recorded
+// durations were measured on (docs/network.md).
+#include "models/network/CommProfile.hpp"
+#include "models/workload/Job.hpp"
+
+#include <map>
+#include <string>
+
+namespace acmesim {
+
+enum class NetworkModel : std::uint8_t { Off, Flows };
+constexpr auto enum_names(NetworkModel) { return names_in_order<NetworkModel>("off", "flows"); }
+
+// What a pod's jobs were timed on: a replayed job's duration is its duration on this fabric with an
+// uncontended compact placement. Zero: the pod's own value (synthetic jobs, traces of this cluster).
+struct ReferenceFabric {
+  int compute_nics = 0;
+  double nic_bandwidth_Gbps = 0;
+  double nvlink_bandwidth_GBps = 0;
+};
+
+struct NetworkSpec {
+  NetworkModel model = NetworkModel::Flows;
+  CommSpec comm;                                   // every job type without its own profile
+  std::map<JobType, CommSpec> job_types;           // profiles of job types that differ
+  std::map<std::string, ReferenceFabric> reference; // by pod name; pods not named: their own fabric
+
+  bool on() const { return model != NetworkModel::Off; }
+  const CommSpec& comm_of(JobType type) const
+  {
+    const auto it = job_types.find(type);
+    return it == job_types.end() ? comm : it->second;
+  }
+};
+
+} // namespace acmesim

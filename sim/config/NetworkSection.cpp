@@ -1,0 +1,142 @@
+#include "sim/config/NetworkSection.hpp"
+
+namespace acmesim {
+
+namespace {
+
+// Bounds past which a value is a typing or unit error rather than a what-if.
+constexpr int MAX_DEGREE = 4096;
+constexpr double MAX_BYTES = 64;
+constexpr double MAX_RATIO = 1e4;
+constexpr int MAX_NICS = 64;
+constexpr double MAX_NIC_GBPS = 1e5;
+constexpr double MAX_NVLINK_GBPS = 1e5;
+
+const KeyTable<CommSpec>& comm_keys()
+{
+  static const KeyTable<CommSpec> keys({
+      number_key("tensor_parallel", &CommSpec::tensor_parallel, integer_between(1, MAX_DEGREE), "GPUs",
+                 "tensor-parallel degree, inside a node (the largest that divides the job's GPUs on a node)"),
+      number_key("pipeline_parallel", &CommSpec::pipeline_parallel, integer_between(1, MAX_DEGREE), "stages",
+                 "pipeline-parallel degree across nodes (at most the job's nodes)"),
+      number_key("dp_overlap", &CommSpec::dp_overlap, number_between(0, 1), NO_UNIT,
+                 "share of a step's compute that hides the data-parallel gradient all-reduce"),
+      number_key("hidden_per_layer", &CommSpec::hidden_per_layer, positive_up_to(MAX_RATIO), NO_UNIT,
+                 "hidden size over layer count of the model, which sets both from its parameters"),
+      number_key("gradient_bytes_per_param", &CommSpec::gradient_bytes_per_param, positive_up_to(MAX_BYTES),
+                 "bytes", "bytes of one gradient value in the all-reduce"),
+      number_key("activation_bytes", &CommSpec::activation_bytes, positive_up_to(MAX_BYTES), "bytes",
+                 "bytes of one activation value in the tensor-parallel all-reduces"),
+  });
+  return keys;
+}
+
+const KeyTable<ReferenceFabric>& reference_keys()
+{
+  static const KeyTable<ReferenceFabric> keys({
+      number_key("compute_nics", &ReferenceFabric::compute_nics, integer_between(1, MAX_NICS), "NICs",
+                 "compute NICs per node the jobs were timed with"),
+      number_key("nic_bandwidth_Gbps", &ReferenceFabric::nic_bandwidth_Gbps, positive_up_to(MAX_NIC_GBPS), "Gb/s",
+                 "bandwidth of one of those NICs"),
+      number_key("nvlink_bandwidth_GBps", &ReferenceFabric::nvlink_bandwidth_GBps, positive_up_to(MAX_NVLINK_GBPS),
+                 "GB/s", "NVLink bandwidth per GPU they were timed with"),
+  });
+  return keys;
+}
+
+// `job_types.<Type>`: a profile starting from the section's own, so that only what differs is written.
+bool read_job_types(MapReader& m, const std::string& name, NetworkSpec& spec)
+{
+  MapReader types(m.checker(), m.get(name), m.key_of(name), enum_name_vector<JobType>());
+  if (!types.ok())
+    return false;
+  bool ok = true;
+  for (const auto& entry : types.node()->entries) {
+    CommSpec comm = spec.comm;
+    ok = comm_keys().read_map(m.checker(), &entry.value, types.key_of(entry.key), comm) && ok;
+    spec.job_types[*parse_enum<JobType>(entry.key)] = comm;
+  }
+  return ok;
+}
+
+Json job_types_json(const NetworkSpec& spec)
+{
+  Json types = Json::object();
+  for (const auto& [type, comm] : spec.job_types)
+    types[std::string(to_string(type))] = comm_keys().echo(comm);
+  return types;
+}
+
+// `reference.<pod>`: the pods are checked against the cluster with the other sections.
+bool read_reference(MapReader& m, const std::string& name, NetworkSpec& spec)
+{
+  MapReader pods(m.checker(), m.get(name), m.key_of(name));
+  if (!pods.ok())
+    return false;
+  bool ok = true;
+  for (const auto& entry : pods.node()->entries)
+    ok = reference_keys().read_map(m.checker(), &entry.value, pods.key_of(entry.key), spec.reference[entry.key]) && ok;
+  return ok;
+}
+
+Json reference_json(const NetworkSpec& spec)
+{
+  Json pods = Json::object();
+  for (const auto& [pod, fabric] : spec.reference) {
+    const Json written = reference_keys().echo(fabric);
+    Json keys = Json::object();
+    for (const auto& [key, value] : written.items())
+      if (value != 0) // not written: the pod's own
+        keys[key] = value;
+    pods[pod] = keys;
+  }
+  return pods;
+}
+
+const KeyTable<NetworkSpec>& network_keys()
+{
+  using N = NetworkSpec;
+  static const KeyTable<N> keys({
+      {value_key("model", &N::model,
+                 "flows: training traffic shares the platform and sets each job's speed; off: jobs run for "
+                 "their recorded duration wherever they are placed")},
+      comm_keys().of_member(&N::comm),
+      {ConfigKey<N>(other_doc("job_types", "map", "job type names (" + enum_name_list<JobType>() + ")",
+                              "profiles of job types that differ: the keys above, each defaulting to the "
+                              "section's value"),
+                    read_job_types, job_types_json,
+                    [](const std::string& path, const N&) {
+                      return comm_keys().docs(join_key(path, "<type>"), CommSpec{});
+                    }),
+       ConfigKey<N>(other_doc("reference", "map", "pod names of the cluster",
+                              "the fabric each pod's jobs were timed on (replayed durations); keys not "
+                              "written: the pod's own"),
+                    read_reference, reference_json,
+                    [](const std::string& path, const N&) {
+                      return reference_keys().docs(join_key(path, "<pod>"), ReferenceFabric{});
+                    })},
+  });
+  return keys;
+}
+
+} // namespace
+
+NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node)
+{
+  NetworkSpec spec;
+  network_keys().read_map(checker, &node, "network", spec);
+  return spec;
+}
+
+template <> Json section_echo(const NetworkSpec& spec)
+{
+  // Off: as a run without a network model writes it (summary.json byte for byte).
+  return spec.on() ? network_keys().echo(spec) : Json(Json::value_t::discarded);
+}
+
+template <> std::vector<KeyDoc> section_key_docs<NetworkSpec>(const std::string& path)
+{
+  return network_keys().docs(path, NetworkSpec{});
+}
+
+} // namespace acmesim

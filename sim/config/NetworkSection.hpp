@@ -1,0 +1,16 @@
+#pragma once
+// The `network:` section of a scenario (docs/network.md): the model (flows, the default, or off),
+// the communication profile of training steps, per-job-type profiles and the reference fabric of
+// each pod. With the model off the section is not echoed, so that the outputs are those of a run
+// without a network model, byte for byte.
+#include "models/network/NetworkSpec.hpp"
+#include "sim/config/KeyTable.hpp"
+
+namespace acmesim {
+
+NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node);
+
+template <> Json section_echo(const NetworkSpec& spec);
+template <> std::vector<KeyDoc> section_key_docs<NetworkSpec>(const std::string& path);
+
+} // namespace acmesim
