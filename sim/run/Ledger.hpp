@@ -28,24 +28,29 @@ enum class GpuState : std::uint8_t {
   Spare,      // on a hot spare node held out of scheduling
   ModelLoad,  // held by an evaluation trial while its model loads
   CpuWait,    // held by an evaluation trial while the CPU preprocesses or computes metrics
+  Communication, // training beyond its reference time because the network is slower (docs/network.md)
 };
 // Names in summary.json (gpu_hours, lost_gpu_hours) and utilisation.csv columns.
 constexpr auto enum_names(GpuState)
 {
   return names_in_order<GpuState>("idle", "busy", "stranded", "lost_work", "checkpoint", "detection",
-                                  "waiting_for_person", "restart", "down", "spare", "model_load", "cpu_wait");
+                                  "waiting_for_person", "restart", "down", "spare", "model_load", "cpu_wait",
+                                  "communication");
 }
 inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
 // How people read each state (terminal summary, plots), in the order of the values.
 inline constexpr std::array<std::string_view, GPU_STATE_COUNT> GPU_STATE_LABELS{
     "idle",    "useful work", "stranded", "lost work",  "checkpoint", "failure detection", "waiting for a person",
-    "restart", "node down",   "spare",    "model load", "waiting for CPUs"};
+    "restart", "node down",   "spare",    "model load", "waiting for CPUs", "network slowdown"};
 constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS[static_cast<std::size_t>(state)]; }
 // The states whose hours are "lost GPU-hours", each a cause: work redone, checkpoints, detection,
-// waiting for a person, restarts, nodes down.
-inline constexpr std::array<GpuState, 6> LOST_GPU_STATES{GpuState::LostWork,  GpuState::Checkpoint,
-                                                         GpuState::Detection, GpuState::WaitingForPerson,
-                                                         GpuState::Restart,   GpuState::Down};
+// waiting for a person, restarts, nodes down, communication the network made slower.
+inline constexpr std::array<GpuState, 7> LOST_GPU_STATES{
+    GpuState::LostWork, GpuState::Checkpoint, GpuState::Detection,    GpuState::WaitingForPerson,
+    GpuState::Restart,  GpuState::Down,       GpuState::Communication};
+// Whether a run reports the state: communication only with the network model on, so that a run
+// with it off writes what a run without it wrote.
+constexpr bool state_reported(GpuState state, bool network_on) { return network_on || state != GpuState::Communication; }
 
 // GPU-seconds per state (indexed by GpuState).
 using StateSeconds = std::array<double, GPU_STATE_COUNT>;

@@ -72,4 +72,13 @@ void LedgerRecorder::on(const WorkLost& c)
   ledger_.reclassify(GpuState::Busy, GpuState::LostWork, c.lost_s * c.gpus, c.since, c.until);
 }
 
+// Of the GPU time of a stretch trained slower than on the reference fabric, the share beyond the
+// reference time is communication; faster stretches just end sooner.
+void LedgerRecorder::on(const TrainedAtSpeed& c)
+{
+  if (c.slowdown > 1)
+    ledger_.reclassify(GpuState::Busy, GpuState::Communication, c.gpus * (c.now - c.since) * (1 - 1 / c.slowdown),
+                       c.since, c.now);
+}
+
 } // namespace acmesim

@@ -20,6 +20,7 @@ public:
   void on(const PhaseChanged& c) override { move(c.before, c.after); }
   void on(const NodeHealthChanged& c) override;
   void on(const WorkLost& c) override;
+  void on(const TrainedAtSpeed& c) override;
 
 private:
   void move(const Holding& before, const Holding& after);

@@ -74,7 +74,8 @@ Run::Run(const Topology& topology, const Workload& workload, Scheduler& schedule
     , holders_(topology, jobs_, clock_, records_.events())
     , queue_(jobs_, cpu_work_, inbox_, largest_fit(topology, spares_per_pod(setup)))
     , transfers_(setup.transfers)
-    , training_(core(), transfers_, training_setup(setup, trials_))
+    , speeds_(core(), SpeedSetup{setup.network, setup.checkpoint, setup.rings})
+    , training_(core(), transfers_, speeds_, training_setup(setup, trials_))
     , nodes_(core(), spares_per_pod(setup))
     , recovery_(core(), training_, nodes_, queue_, setup.recovery, setup.failure_spec)
     , outages_(core(), nodes_, recovery_, training_, transfers_, setup.failures, setup.recovery, setup.transfers)
@@ -166,6 +167,13 @@ void Run::start(const StartDecision& decision)
   if (!decision.then.empty() || decision.local_model || decision.metric_on_cpu)
     throw std::logic_error("scheduler gave evaluation options to job " + j.name + ", which is no trial");
   training_.begin(id);
+}
+
+void Run::network_changed(double at)
+{
+  clock_.advance_to(at);
+  records_.events().publish(ClockAdvanced{at});
+  training_.network_changed();
 }
 
 void Run::transfer_done(double now, TransferId id)

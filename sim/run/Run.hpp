@@ -16,6 +16,7 @@
 #include "sim/run/RunRecords.hpp"
 #include "sim/run/RunView.hpp"
 #include "sim/run/TrainingJobs.hpp"
+#include "sim/run/TrainingSpeeds.hpp"
 #include "sim/run/TransferTable.hpp"
 #include "sim/run/TrialGroups.hpp"
 #include "sim/policies/RecoveryPolicy.hpp"
@@ -33,6 +34,8 @@ struct RunSetup {
   const CheckpointSpec* checkpoint = nullptr; // nullptr or disabled: no job checkpoints
   TransferService* transfers = nullptr;       // required with checkpoints, failures or evaluation
   const EvalSpec* evaluation = nullptr;       // model loads of evaluation trials (pcie_GBps)
+  const NetworkSpec* network = nullptr;       // nullptr or off: jobs run at their recorded speed
+  RingService* rings = nullptr;               // required with the network model on
   JobFailureRate job_failure_rate;            // for Young's and Daly's intervals
   // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
   double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
@@ -60,6 +63,9 @@ public:
   void process_instant(double now);
   // The engine reports that every flow of a transfer has ended.
   void transfer_done(double now, TransferId id);
+  // The engine reports that sharing on the fabric changed at `at` (a flow started or ended, a
+  // link went off or on): training jobs whose rings now get a different rate change speed.
+  void network_changed(double at);
   bool finished() const { return next_event_time() == std::numeric_limits<double>::infinity(); }
   // Every job ended or was rejected. A run that finished without it left a job stuck (waiting
   // for a storage flow that never ended, say): an internal error, not a result.
@@ -96,6 +102,7 @@ private:
   CpuWork cpu_work_;
   JobQueue queue_;
   TransferTable transfers_;
+  TrainingSpeeds speeds_;
   TrainingJobs training_;
   NodeService nodes_;
   JobRecovery recovery_;

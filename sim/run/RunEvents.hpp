@@ -97,6 +97,22 @@ struct WorkLost {
   double since;
   double until;
 };
+// A stretch of training at one speed ended (the speed changed, or training stopped): `gpus` GPUs
+// trained from `since` to `now` with steps `slowdown` times as long as on the reference fabric.
+struct TrainedAtSpeed {
+  double now;
+  JobId job;
+  int gpus;
+  double since;
+  double slowdown;
+};
+// The network changed a training job's speed (its slowdown against the reference fabric).
+struct SpeedChanged {
+  double now;
+  JobId job;
+  double from;
+  double to;
+};
 struct CheckpointCommitted {
   double now;
   JobId job;
@@ -147,6 +163,8 @@ public:
   virtual void on(const AttemptStarted&) {}
   virtual void on(const AttemptEnded&) {}
   virtual void on(const WorkLost&) {}
+  virtual void on(const TrainedAtSpeed&) {}
+  virtual void on(const SpeedChanged&) {}
   virtual void on(const CheckpointCommitted&) {}
   virtual void on(const JobGivenUp&) {}
   virtual void on(const MetricMovedToCpu&) {}

@@ -14,6 +14,19 @@ const TrialTimes* RunStatistics::trial_times(JobId id) const
   return it == trials_.end() ? nullptr : &it->second;
 }
 
+double RunStatistics::slowdown(JobId id) const
+{
+  const auto it = trained_.find(id);
+  return it == trained_.end() || it->second.reference_s <= 0 ? 1 : it->second.wall_s / it->second.reference_s;
+}
+
+void RunStatistics::on(const TrainedAtSpeed& c)
+{
+  Trained& t = trained_[c.job];
+  t.wall_s += c.now - c.since;
+  t.reference_s += (c.now - c.since) / c.slowdown;
+}
+
 namespace {
 
 // The figure of a job's fault statistics that time in `phase` adds to (nullptr: none; time spent

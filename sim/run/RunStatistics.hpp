@@ -20,6 +20,9 @@ public:
   // In the order they took effect.
   const std::vector<FailureEvent>& applied_failures() const { return applied_; }
   const FailureCounts& failure_counts() const { return counts_; }
+  // A training job's slowdown over all its training: wall time over reference time (1 if it never
+  // trained).
+  double slowdown(JobId id) const;
 
   using RunObserver::on;
   void on(const PhaseChanged& c) override;
@@ -33,10 +36,16 @@ public:
   void on(const FailureApplied& c) override;
   void on(const FailureIgnored& c) override;
   void on(const RepairEscalated&) override { ++counts_.escalations; }
+  void on(const TrainedAtSpeed& c) override;
 
 private:
   std::unordered_map<JobId, JobFaultStats> faults_;
   std::unordered_map<JobId, TrialTimes> trials_;
+  struct Trained {
+    double wall_s = 0;
+    double reference_s = 0;
+  };
+  std::unordered_map<JobId, Trained> trained_;
   std::vector<FailureEvent> applied_;
   FailureCounts counts_;
 };

@@ -5,8 +5,8 @@
 
 namespace acmesim {
 
-TrainingJobs::TrainingJobs(RunCore core, TransferTable& transfers, TrainingSetup setup)
-    : core_(core), transfers_(transfers), setup_(std::move(setup))
+TrainingJobs::TrainingJobs(RunCore core, TransferTable& transfers, TrainingSpeeds& speeds, TrainingSetup setup)
+    : core_(core), transfers_(transfers), speeds_(speeds), setup_(std::move(setup))
 {
 }
 
@@ -51,9 +51,45 @@ void TrainingJobs::plan(JobId id, TrainingState& t)
 void TrainingJobs::enter_training(JobId id, TrainingState& t)
 {
   core_.holders.enter(id, JobPhase::Training, id);
+  t.since = core_.now();
+  t.slowdown = speeds_.start(id);
+  arm_training(id, t);
+}
+
+void TrainingJobs::arm_training(JobId id, const TrainingState& t)
+{
   const double work = core_.jobs.job(id).duration_s;
   const double target = t.plan ? std::min(work, t.next_checkpoint_s) : work;
-  core_.holders.arm(id, core_.now() + (target - t.progress_s));
+  core_.holders.arm(id, core_.now() + (target - t.progress_s) * t.slowdown);
+}
+
+void TrainingJobs::account_training(JobId id, TrainingState& t)
+{
+  const double now = core_.now();
+  if (speeds_.on()) {
+    const Job& job = core_.jobs.job(id);
+    const int gpus = std::min(job.gpus, core_.holders.allocation(id).gpus_held());
+    core_.events.publish(TrainedAtSpeed{now, id, gpus, t.since, t.slowdown});
+  }
+  t.progress_s = std::min(t.progress_s + (now - t.since) / t.slowdown, core_.jobs.job(id).duration_s);
+  t.since = now;
+}
+
+void TrainingJobs::leave_training(JobId id, TrainingState& t)
+{
+  account_training(id, t);
+  speeds_.stop(id);
+}
+
+void TrainingJobs::network_changed()
+{
+  for (const auto& [id, slowdown] : speeds_.refresh()) {
+    TrainingState& t = state_.at(id);
+    account_training(id, t);
+    core_.events.publish(SpeedChanged{core_.now(), id, t.slowdown, slowdown});
+    t.slowdown = slowdown;
+    arm_training(id, t);
+  }
 }
 
 void TrainingJobs::on_timer(JobId id)
@@ -61,6 +97,8 @@ void TrainingJobs::on_timer(JobId id)
   TrainingState& t = state_.at(id);
   switch (core_.holders.phase(id)) {
     case JobPhase::Training: {
+      leave_training(id, t);
+      // The target is reached exactly (the timer was armed for it).
       const double work = core_.jobs.job(id).duration_s;
       t.progress_s = t.plan ? std::min(work, t.next_checkpoint_s) : work;
       if (t.progress_s >= work)
@@ -169,7 +207,7 @@ void TrainingJobs::interrupt(JobId id)
   const double now = core_.now();
   const bool training = core_.holders.phase(id) == JobPhase::Training;
   if (training)
-    t.progress_s = std::min(t.progress_s + (now - core_.holders.phase_start(id)), job.duration_s);
+    leave_training(id, t);
   // Everything trained since the latest completed checkpoint is lost and will be recomputed. That
   // training ended now, or when the checkpoint under way began.
   const double lost = t.progress_s - t.committed_s;
@@ -186,6 +224,7 @@ void TrainingJobs::finish(JobId id, HoldEnd how)
   core_.jobs.ended(id, core_.now());
   core_.events.publish(AttemptEnded{core_.now(), id, id, how, false});
   core_.holders.release(id, JobPhase::Ended, id);
+  speeds_.stop(id); // given up outside training: no ring is open, and this does nothing
   const auto it = state_.find(id);
   drop_transfers(it->second); // an upload may still run when training ends
   state_.erase(it);

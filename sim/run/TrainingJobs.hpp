@@ -1,10 +1,12 @@
 #pragma once
 // The phases of GPU jobs that are not evaluation trials: training toward the next checkpoint or
 // the end, synchronous and asynchronous checkpoints as storage flows, restarts that read the
-// latest checkpoint back. Owns each such job's progress and checkpoint state.
+// latest checkpoint back. Owns each such job's progress and checkpoint state; while a job trains,
+// its progress runs at its speed (TrainingSpeeds), which the network may change at any time.
 #include "models/checkpoint/CheckpointPlan.hpp"
 #include "models/failure/FailureRates.hpp"
 #include "sim/run/RunCore.hpp"
+#include "sim/run/TrainingSpeeds.hpp"
 #include "sim/run/TransferTable.hpp"
 
 #include <functional>
@@ -23,7 +25,7 @@ struct TrainingSetup {
 
 class TrainingJobs {
 public:
-  TrainingJobs(RunCore core, TransferTable& transfers, TrainingSetup setup);
+  TrainingJobs(RunCore core, TransferTable& transfers, TrainingSpeeds& speeds, TrainingSetup setup);
 
   // The job holds its GPUs and is Starting: it trains from scratch on its first start, or
   // restarts from its latest checkpoint.
@@ -38,12 +40,16 @@ public:
   void finish(JobId id, HoldEnd how);
   // Storage is back: transfers that waited for it start, by job id.
   void storage_back();
+  // Sharing on the fabric changed: training jobs whose speed changed go on at their new one.
+  void network_changed();
   // Training kept by the job's latest completed checkpoint.
   double committed_s(JobId id) const { return state_.at(id).committed_s; }
 
 private:
   struct TrainingState {
-    double progress_s = 0;        // seconds of useful work done, as of the phase's start
+    double progress_s = 0;        // seconds of useful work done, as of `since`
+    double since = 0;             // while training: when progress_s was last brought up to date
+    double slowdown = 1;          // while training: wall seconds per second of useful work
     double committed_s = 0;       // progress saved by the latest completed checkpoint
     double next_checkpoint_s = 0; // progress at which the next checkpoint is due
     std::optional<CheckpointPlan> plan; // jobs that checkpoint
@@ -57,6 +63,12 @@ private:
   bool checkpoints(const Job& job) const;
   void plan(JobId id, TrainingState& t);
   void enter_training(JobId id, TrainingState& t);
+  // The end of the current training target at the job's speed.
+  void arm_training(JobId id, const TrainingState& t);
+  // Brings progress up to now at the speed it trained at (publishes the stretch).
+  void account_training(JobId id, TrainingState& t);
+  // Training stops (the job's ring leaves the fabric); progress is brought up to now.
+  void leave_training(JobId id, TrainingState& t);
   void checkpoint_due(JobId id, TrainingState& t);
   void start_transfer(JobId id, TrainingState& t, bool upload);
   void drop_transfers(TrainingState& t);
@@ -64,6 +76,7 @@ private:
 
   RunCore core_;
   TransferTable& transfers_;
+  TrainingSpeeds& speeds_;
   TrainingSetup setup_;
   std::unordered_map<JobId, TrainingState> state_;
 };

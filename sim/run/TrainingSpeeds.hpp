@@ -1,0 +1,49 @@
+#pragma once
+// How fast each training job runs, relative to its recorded (reference) speed (docs/network.md):
+// its communication profile on its pod's NVLink and NICs against the reference fabric, and under
+// contention what its ring of flows gets on the platform. Owns each training job's network state
+// and its ring while it trains. With the network model off every job runs at speed 1 and nothing
+// goes on the platform. Engine-free.
+#include "models/checkpoint/CheckpointSpec.hpp"
+#include "models/network/NetworkSpec.hpp"
+#include "sim/run/RingService.hpp"
+#include "sim/run/RunCore.hpp"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace acmesim {
+
+struct SpeedSetup {
+  const NetworkSpec* network = nullptr;     // nullptr or off: every job at its reference speed
+  const CheckpointSpec* training = nullptr; // the training model: model sizes, FLOP rate, batch
+  RingService* rings = nullptr;             // required when the model is on
+};
+
+class TrainingSpeeds {
+public:
+  TrainingSpeeds(RunCore core, SpeedSetup setup);
+
+  bool on() const { return setup_.network && setup_.network->on(); }
+  // The job starts training on the GPUs it holds: its ring (several nodes) goes on the platform.
+  // Returns its slowdown with the fabric to itself; contention comes with the next refresh.
+  double start(JobId id);
+  // The job stops training (a checkpoint, a failure, its end): its ring leaves the platform.
+  void stop(JobId id);
+  // After sharing changed: the jobs whose slowdown is now different, by id, with the new one.
+  std::vector<std::pair<JobId, double>> refresh();
+
+private:
+  struct Training {
+    JobSpeed speed;
+    double slowdown = 1;
+  };
+  JobSpeed speed_of(JobId id) const;
+
+  RunCore core_;
+  SpeedSetup setup_;
+  std::map<JobId, Training> training_; // jobs with a ring open, by id (refresh reads in this order)
+};
+
+} // namespace acmesim
