@@ -30,18 +30,31 @@ struct CableLinks {
   std::vector<sg4::Link*> node_storage; // [NodeId], pods with storage NICs
 };
 
-sg4::Link* create_shared_link(sg4::NetZone* zone, const TopologyEdge& edge)
+using Direction = sg4::LinkInRoute::Direction;
+
+sg4::Link* create_cable(sg4::NetZone* zone, const TopologyEdge& edge, CableSharing sharing)
 {
-  // SHARED (one capacity for both directions), not split-duplex: state profiles on split-duplex links abort
-  // SimGrid 3.32, and failure injection will put profiles on links.
+  // Failures turn cables off and on (no state profiles, which abort SimGrid 3.32 on split-duplex links).
+  if (sharing == CableSharing::Duplex) {
+    sg4::SplitDuplexLink* link = zone->create_split_duplex_link(edge.name, edge.bandwidth_Bps);
+    link->set_latency(edge.latency_s);
+    return link->seal();
+  }
   return zone->create_link(edge.name, edge.bandwidth_Bps)
       ->set_latency(edge.latency_s)
       ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
       ->seal();
 }
 
+// A cable in a route: UP leaves the lower end (node toward leaf, leaf toward spine), DOWN enters
+// it. Shared cables have no direction.
+sg4::LinkInRoute hop(sg4::Link* cable, Direction direction, CableSharing sharing)
+{
+  return sharing == CableSharing::Duplex ? sg4::LinkInRoute(cable, direction) : sg4::LinkInRoute(cable);
+}
+
 // Creates one link per cable of the graph, in the zone of the pod the cable belongs to.
-CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods)
+CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods, CableSharing sharing)
 {
   const TopologyGraph& graph = topology.graph();
   CableLinks cables;
@@ -55,7 +68,7 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
     const TopologyVertex& lower = graph[a];
     const TopologyVertex& upper = graph[b];
     PodPlatform& pod = pods.at(static_cast<std::size_t>(lower.pod));
-    sg4::Link* link = create_shared_link(pod.zone, graph[*it]);
+    sg4::Link* link = create_cable(pod.zone, graph[*it], sharing);
     if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Leaf) {
       cables.node_leaf[lower.index] = link;
     } else if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Storage) {
@@ -75,8 +88,10 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
 
 // Explicit minimal-hop routes of one pod: node to node, and node to the pod's storage gateway.
 void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, const CableLinks& cables,
-                    const std::vector<sg4::Host*>& hosts)
+                    const std::vector<sg4::Host*>& hosts, CableSharing sharing)
 {
+  const auto up = [sharing](sg4::Link* cable) { return hop(cable, Direction::UP, sharing); };
+  const auto down = [sharing](sg4::Link* cable) { return hop(cable, Direction::DOWN, sharing); };
   const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(p)];
   const NodeId first = topology.first_node_of_pod(p);
   const NodeId last = first + static_cast<NodeId>(spec.nodes);
@@ -99,22 +114,21 @@ void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, con
       if (leaf_a == leaf_b) {
         if (a < b)
           pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
-                              {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(cables.node_leaf[b])}, true);
+                              {up(cables.node_leaf[a]), down(cables.node_leaf[b])}, true);
         continue;
       }
       const std::size_t spine = spine_toward(b);
       pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
-                          {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(leaf_spine(leaf_a, spine)),
-                           sg4::LinkInRoute(leaf_spine(leaf_b, spine)), sg4::LinkInRoute(cables.node_leaf[b])},
+                          {up(cables.node_leaf[a]), up(leaf_spine(leaf_a, spine)), down(leaf_spine(leaf_b, spine)),
+                           down(cables.node_leaf[b])},
                           false);
     }
     std::vector<sg4::LinkInRoute> to_storage;
     if (spec.storage_nics > 0) {
-      to_storage.emplace_back(cables.node_storage[a]);
+      to_storage.push_back(up(cables.node_storage[a]));
     } else {
       const std::size_t spine = spine_toward(a);
-      to_storage = {sg4::LinkInRoute(cables.node_leaf[a]), sg4::LinkInRoute(leaf_spine(leaf_a, spine)),
-                    sg4::LinkInRoute(pod.spine_storage[spine])};
+      to_storage = {up(cables.node_leaf[a]), up(leaf_spine(leaf_a, spine)), up(pod.spine_storage[spine])};
     }
     pod.zone->add_route(from, pod.storage_gateway, nullptr, nullptr, to_storage, true);
   }
@@ -122,7 +136,7 @@ void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, con
 
 } // namespace
 
-Platform build_platform(const Topology& topology)
+Platform build_platform(const Topology& topology, CableSharing sharing)
 {
   if (!sg4::Engine::has_instance())
     throw std::logic_error("build_platform: create the simgrid::s4u::Engine first");
@@ -166,9 +180,9 @@ Platform build_platform(const Topology& topology)
     platform.node_hosts.push_back(host->seal());
   }
 
-  const CableLinks cables = create_links(topology, pods);
+  const CableLinks cables = create_links(topology, pods, sharing);
   for (std::size_t p = 0; p < pods.size(); ++p) {
-    add_pod_routes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts);
+    add_pod_routes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts, sharing);
     pods[p].zone->seal();
   }
 

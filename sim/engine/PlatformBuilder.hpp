@@ -1,6 +1,6 @@
 #pragma once
 // Builds the SimGrid platform from the Topology graph through the s4u API: one zone per pod
-// (hosts for GPU nodes, routers for leaf and spine switches, one SHARED link per cable), and one
+// (hosts for GPU nodes, routers for leaf and spine switches, one link per cable), and one
 // zone for the storage service, both under a root zone.
 //
 // Routing. Each pod zone holds explicit minimal-hop routes between its nodes, taken from the graph:
@@ -19,6 +19,7 @@
 // Call once per process, after creating the s4u::Engine and before running it.
 #include "models/cluster/Topology.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace simgrid::s4u {
@@ -34,6 +35,11 @@ struct Platform {
   simgrid::s4u::Link* storage_service_link = nullptr; // shared by every storage flow of every pod
 };
 
-Platform build_platform(const Topology& topology);
+// How a cable carries its two directions. Shared: one capacity for both (the platform without the
+// network model). Duplex: each direction its own capacity, as InfiniBand and Ethernet do (the flows
+// model, where a ring sends and receives on every NIC at once).
+enum class CableSharing : std::uint8_t { Shared, Duplex };
+
+Platform build_platform(const Topology& topology, CableSharing sharing = CableSharing::Shared);
 
 } // namespace acmesim

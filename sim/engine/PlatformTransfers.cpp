@@ -20,6 +20,13 @@ struct PlatformTransfers::Impl {
   const Topology* topology;
   const Platform* platform;
   std::function<void(TransferId)> done;
+  std::function<void()> changed;
+
+  void sharing_changed() const
+  {
+    if (changed)
+      changed();
+  }
   // Flows still running per transfer, and which transfer each flow belongs to. Comms are kept
   // referenced until they end: SimGrid frees an unreferenced started comm under our feet.
   std::map<TransferId, std::vector<sg4::CommPtr>> flows;
@@ -44,6 +51,7 @@ struct PlatformTransfers::Impl {
       return;
     const TransferId id = it->second;
     owner.erase(it);
+    sharing_changed();
     auto& running = flows.at(id);
     const auto ended =
         std::find_if(running.begin(), running.end(), [&](const sg4::CommPtr& c) { return c.get() == &activity; });
@@ -72,12 +80,13 @@ struct PlatformTransfers::Impl {
 };
 
 PlatformTransfers::PlatformTransfers(const Topology& topology, const Platform& platform,
-                                     std::function<void(TransferId)> done)
+                                     std::function<void(TransferId)> done, std::function<void()> changed)
     : impl_(std::make_unique<Impl>())
 {
   impl_->topology = &topology;
   impl_->platform = &platform;
   impl_->done = std::move(done);
+  impl_->changed = std::move(changed);
   Impl* impl = impl_.get();
   // SimGrid 3.32 has no per-activity callback; the global one stays connected for the process,
   // which runs one simulation only (docs/design.md principle 10).
@@ -102,6 +111,7 @@ void PlatformTransfers::start(TransferId id, const Allocation& allocation, doubl
   }
   if (running.empty())
     throw std::logic_error("a transfer over no node");
+  impl_->sharing_changed();
 }
 
 void PlatformTransfers::cancel(TransferId id)
@@ -116,6 +126,7 @@ void PlatformTransfers::cancel(TransferId id)
     comm->cancel();
     impl_->retire(comm);
   }
+  impl_->sharing_changed();
 }
 
 void PlatformTransfers::set_component_up(Component component, std::uint32_t target, bool up)
@@ -126,6 +137,7 @@ void PlatformTransfers::set_component_up(Component component, std::uint32_t targ
     else
       resource->turn_off();
   };
+  impl_->sharing_changed();
   const Topology& topology = *impl_->topology;
   switch (component) {
     case Component::Node:

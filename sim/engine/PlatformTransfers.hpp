@@ -14,8 +14,10 @@ namespace acmesim {
 
 class PlatformTransfers final : public TransferService {
 public:
-  // `done(id)` is called from the engine when the last flow of transfer `id` has ended.
-  PlatformTransfers(const Topology& topology, const Platform& platform, std::function<void(TransferId)> done);
+  // `done(id)` is called from the engine when the last flow of transfer `id` has ended;
+  // `changed()`, if given, whenever a flow starts or ends or a component goes off or on.
+  PlatformTransfers(const Topology& topology, const Platform& platform, std::function<void(TransferId)> done,
+                    std::function<void()> changed = {});
   ~PlatformTransfers() override;
 
   void start(TransferId id, const Allocation& allocation, double bytes_per_node, TransferDirection direction) override;

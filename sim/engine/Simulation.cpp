@@ -4,6 +4,7 @@
 #include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
+#include "sim/engine/PlatformRings.hpp"
 #include "sim/engine/PlatformTransfers.hpp"
 #include "sim/policies/Registries.hpp"
 
@@ -14,6 +15,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace acmesim {
@@ -21,7 +24,10 @@ namespace acmesim {
 namespace {
 
 // Keeps one kernel timer armed at the next event time of the Run. Storage flows end on their
-// own (SimGrid decides when); after each, the timer is moved if the next event changed.
+// own (SimGrid decides when); after each, the timer is moved if the next event changed. When
+// sharing on the fabric changed at t, the timer is also due just after t (the next double): SimGrid
+// solves sharing at the start of a round, so the rates of that round are those from t on, and the
+// run is told of them as of t.
 class TimerDriver {
 public:
   TimerDriver(Run& run, const RunOptions& options, std::size_t total_jobs)
@@ -29,9 +35,24 @@ public:
   {
   }
 
+  // Sharing on the fabric changed now (a flow started or ended, a component went off or on).
+  void sharing_changed()
+  {
+    if (!changed_since_)
+      changed_since_ = simgrid::s4u::Engine::get_clock();
+    // A flow of a transfer ended while others go on: nothing else will move the timer.
+    if (!handling_)
+      arm();
+  }
+
   void arm()
   {
-    const double t = run_.next_event_time();
+    double t = run_.next_event_time();
+    if (changed_since_)
+      t = std::min(t, std::nextafter(*changed_since_, std::numeric_limits<double>::infinity()));
+    // After a speed change read just past its date, an end due within that last step of the clock
+    // is due now: SimGrid refuses a date in the past.
+    t = std::max(t, simgrid::s4u::Engine::get_clock());
     if (timer_ && t == armed_at_)
       return;
     if (timer_)
@@ -45,7 +66,9 @@ public:
 
   void transfer_done(TransferId id)
   {
+    handling_ = true;
     run_.transfer_done(simgrid::s4u::Engine::get_clock(), id);
+    handling_ = false;
     arm();
   }
 
@@ -53,12 +76,26 @@ private:
   void fire(double t)
   {
     timer_ = nullptr;
+    handling_ = true;
+    handle(t);
+    handling_ = false;
+    arm();
+  }
+
+  void handle(double t)
+  {
+    if (changed_since_ && t > *changed_since_) { // rates of this round are those since the change
+      const double since = *changed_since_;
+      changed_since_.reset();
+      run_.network_changed(since);
+      if (run_.next_event_time() > t)
+        return;
+    }
     // The engine's clock is the timer date; we pass our own copy of it so that event times
     // compare exactly with the ones the Run computed.
     run_.process_instant(t);
     if (options_.progress && (++instants_ & 0xFFFF) == 0)
       options_.progress(t, run_.jobs().ended_count(), std::max(total_jobs_, run_.jobs().count()));
-    arm();
   }
 
   Run& run_;
@@ -67,6 +104,8 @@ private:
   std::uint64_t instants_ = 0;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
   double armed_at_ = 0;
+  std::optional<double> changed_since_; // sharing changed then and the run has not been told yet
+  bool handling_ = false;               // in a call to the run: the timer is armed after it
 };
 
 std::unique_ptr<FailureSource> make_failure_source(const Scenario& scenario, const Topology& topology)
@@ -94,16 +133,26 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   if (!options.engine_logs)
     xbt_log_control_set("root.thres:warning");
   simgrid::s4u::Engine engine("acmesim");
+  const bool flows = scenario.network.on();
+  if (flows)
+    configure_flow_model();
 
   RunResult result;
   result.topology = std::make_unique<Topology>(scenario.cluster);
-  const Platform platform = build_platform(*result.topology);
+  const Platform platform = build_platform(*result.topology, flows ? CableSharing::Duplex : CableSharing::Shared);
   result.scheduler = make_scheduler(scenario.scheduler, *result.topology, scenario.seed);
   result.recovery = make_recovery_policy(scenario.recovery);
   result.failures = make_failure_source(scenario, *result.topology);
 
   TimerDriver* driver = nullptr;
-  PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); });
+  // With the network model off nothing listens to sharing changes: the run is as without it.
+  const auto changed = [&driver, flows] {
+    if (flows && driver)
+      driver->sharing_changed();
+  };
+  PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); },
+                              changed);
+  PlatformRings rings(platform, changed);
   RunSetup setup;
   setup.failures = result.failures.get();
   setup.failure_spec = &scenario.failures;
@@ -111,6 +160,8 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   setup.checkpoint = &scenario.checkpoint;
   setup.transfers = &transfers;
   setup.evaluation = &scenario.evaluation;
+  setup.network = &scenario.network;
+  setup.rings = &rings;
   setup.job_failure_rate = job_failure_rate(scenario.failures, scenario.recorded_failures, *result.topology);
   setup.utilisation_bin_s = scenario.output.utilisation_bin_s;
   setup.timeline = scenario.output.timeline;
@@ -125,7 +176,10 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
     throw std::logic_error("the engine stopped with events still pending");
   if (!result.run->all_jobs_done())
     throw std::logic_error("the run ended with jobs that never finished");
+  if (rings.open_rings() > 0)
+    throw std::logic_error("the run ended with rings of flows still open");
   result.makespan_s = result.run->now();
+  result.network = flows;
   if (options.progress)
     options.progress(result.makespan_s, result.run->jobs().ended_count(), result.run->jobs().count());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

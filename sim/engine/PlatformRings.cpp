@@ -1,0 +1,128 @@
+#include "sim/engine/PlatformRings.hpp"
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+namespace sg4 = simgrid::s4u;
+using simgrid::kernel::resource::Action;
+
+namespace {
+
+// LV08's bandwidth factor (SimGrid's default for its default model), set explicitly: a flow's
+// rate is its share of the links times this factor, so a bound in bytes per second is divided by it.
+constexpr double BANDWIDTH_FACTOR = 0.97;
+// With cross traffic (SimGrid's default) each flow also loads its reverse route at this weight,
+// so a flow alone on a link gets 1 / (1 + weight) of the link (times the factor).
+constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
+// Larger than any job sends: a ring flow ends only when it is cancelled.
+constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
+
+simgrid::kernel::resource::Model* network_model()
+{
+  for (auto* model : sg4::Engine::get_instance()->get_all_models())
+    if (model->get_name() == "Network_LegrandVelho")
+      return model;
+  throw std::logic_error("the flows model needs SimGrid's LV08 network model");
+}
+
+} // namespace
+
+void configure_flow_model()
+{
+  sg4::Engine* engine = sg4::Engine::get_instance();
+  engine->set_config("network/model:LV08");
+  engine->set_config("network/bandwidth-factor:" + std::to_string(BANDWIDTH_FACTOR));
+  engine->set_config("network/latency-factor:0");
+}
+
+struct PlatformRings::Impl {
+  const Platform* platform;
+  std::function<void()> changed;
+  struct Flow {
+    sg4::CommPtr comm;
+    Action* action; // valid while the comm runs; its rate is what the flow gets
+  };
+  std::map<JobId, std::vector<Flow>> rings;
+  // Cancelled comms, kept until the clock has moved (SimGrid still touches them in the round).
+  std::vector<std::pair<double, sg4::CommPtr>> retired;
+
+  Flow start_flow(sg4::Host* from, sg4::Host* to, double bound_Bps) const
+  {
+    sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
+    comm->set_payload_size(ENDLESS_BYTES);
+    comm->start();
+    Action& action = network_model()->get_started_action_set()->back();
+    if (action.get_activity() != comm->get_impl())
+      throw std::logic_error("a ring flow's action is not the last one started");
+    action.set_bound(bound_Bps / BANDWIDTH_FACTOR);
+    return {comm, &action};
+  }
+};
+
+PlatformRings::PlatformRings(const Platform& platform, std::function<void()> changed) : impl_(std::make_unique<Impl>())
+{
+  impl_->platform = &platform;
+  impl_->changed = std::move(changed);
+}
+
+PlatformRings::~PlatformRings() = default;
+
+void PlatformRings::open(JobId job, const Allocation& allocation, double bound_Bps)
+{
+  const auto& parts = allocation.parts;
+  if (parts.size() < 2)
+    throw std::logic_error("a ring needs two nodes");
+  auto& flows = impl_->rings[job];
+  if (!flows.empty())
+    throw std::logic_error("job " + std::to_string(job) + " already has a ring");
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    sg4::Host* from = impl_->platform->node_hosts.at(parts[i].node);
+    sg4::Host* to = impl_->platform->node_hosts.at(parts[(i + 1) % parts.size()].node);
+    flows.push_back(impl_->start_flow(from, to, bound_Bps));
+  }
+  impl_->changed();
+}
+
+void PlatformRings::close(JobId job)
+{
+  const auto it = impl_->rings.find(job);
+  if (it == impl_->rings.end())
+    return;
+  const double now = sg4::Engine::get_clock();
+  std::erase_if(impl_->retired, [now](const auto& r) { return r.first < now; });
+  for (auto& flow : it->second) {
+    flow.comm->cancel();
+    impl_->retired.emplace_back(now, std::move(flow.comm));
+  }
+  impl_->rings.erase(it);
+  impl_->changed();
+}
+
+double PlatformRings::rate_Bps(JobId job) const
+{
+  const auto& flows = impl_->rings.at(job);
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto& flow : flows) {
+    if (flow.comm->get_state() != sg4::Activity::State::STARTED)
+      throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
+    least = std::min(least, flow.action->get_rate());
+  }
+  return least;
+}
+
+double PlatformRings::lone_flow_share() const { return BANDWIDTH_FACTOR / (1 + CROSS_TRAFFIC_WEIGHT); }
+
+std::size_t PlatformRings::open_rings() const { return impl_->rings.size(); }
+
+} // namespace acmesim
