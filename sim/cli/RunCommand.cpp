@@ -66,9 +66,11 @@ void print_faults(const RunSummary& summary)
                            "given up\n",
                            failures.applied, failures.job_interruptions, failures.escalations, failures.spare_swaps,
                            failures.jobs_given_up);
-  const auto cause = [&lost](GpuState s) { return fmt::format("{} {:.0f}", state_label(s), lost.by_state.at(s)); };
-  std::cout << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total,
-                           join_names(LOST_GPU_STATES | std::views::transform(cause)));
+  std::vector<std::string> causes; // the states the run reported
+  for (GpuState s : LOST_GPU_STATES)
+    if (const auto hours = lost.by_state.find(s); hours != lost.by_state.end())
+      causes.push_back(fmt::format("{} {:.0f}", state_label(s), hours->second));
+  std::cout << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total, join_names(causes));
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     std::cout << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "

@@ -37,6 +37,8 @@ std::vector<RunMetric> run_metrics(const RunSummary& s)
   out.push_back({dotted(lost, STATE_HOURS_TOTAL), s.lost_gpu_hours.total});
   for (GpuState cause : LOST_GPU_STATES) {
     const auto hours = s.lost_gpu_hours.by_state.find(cause);
+    if (hours == s.lost_gpu_hours.by_state.end() && !state_reported(cause, false))
+      continue; // a run without the network model
     if (hours == s.lost_gpu_hours.by_state.end())
       throw std::runtime_error("summary.json has no '" + dotted(lost, to_string(cause)) + "'");
     out.push_back({dotted(lost, to_string(cause)), hours->second});

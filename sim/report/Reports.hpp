@@ -18,7 +18,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result);
 RunSummary summarise_run(const Scenario& scenario, const Workload& workload, const RunResult& result);
 Json scenario_to_json(const Scenario& scenario);
 // Mean GPUs per state in each bin of the ledger's series (header only without a series).
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger);
+// The states the run reports (state_reported), one column each.
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on);
 // Chrome trace events; the run must have recorded its timeline (output.timeline).
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 

@@ -19,8 +19,9 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.jobs = summarise_jobs(run, workload.skipped_rows);
   summary.wait_s = summarise_times(run, true);
   summary.jct_s = summarise_times(run, false);
-  summary.gpu_hours = summarise_hours(ledger, enum_values<GpuState>());
-  summary.lost_gpu_hours = summarise_hours(ledger, LOST_GPU_STATES);
+  const bool network = scenario.network.on();
+  summary.gpu_hours = summarise_hours(ledger, enum_values<GpuState>(), network);
+  summary.lost_gpu_hours = summarise_hours(ledger, LOST_GPU_STATES, network);
   summary.failures = summarise_failures(run);
   summary.training = summarise_training(run);
   summary.evaluation = summarise_evaluation(scenario, run);

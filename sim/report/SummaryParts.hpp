@@ -20,7 +20,8 @@ JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows);
 TimesByType summarise_times(const Run& run, bool wait);
 // GPU-hours of `states` (and their total) from the ledger.
 template <typename States>
-StateHours summarise_hours(const Ledger& ledger, const States& states);
+// Only the states the run reports (state_reported).
+StateHours summarise_hours(const Ledger& ledger, const States& states, bool network_on);
 FailureSummary summarise_failures(const Run& run);
 // ETTR summary and one entry per pretraining job that ran.
 TrainingSummary summarise_training(const Run& run);
@@ -29,11 +30,13 @@ TrainingSummary summarise_training(const Run& run);
 std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
 
 template <typename States>
-StateHours summarise_hours(const Ledger& ledger, const States& states)
+StateHours summarise_hours(const Ledger& ledger, const States& states, bool network_on)
 {
   StateHours hours;
   double total = 0;
   for (GpuState s : states) {
+    if (!state_reported(s, network_on))
+      continue;
     hours.by_state[s] = ledger.gpu_seconds(s) / 3600.0;
     total += ledger.gpu_seconds(s);
   }

@@ -26,7 +26,7 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   }
   {
     AtomicFile utilisation(dir / "utilisation.csv");
-    write_utilisation_csv(utilisation.stream(), result.run->ledger());
+    write_utilisation_csv(utilisation.stream(), result.run->ledger(), scenario.network.on());
     utilisation.commit();
   }
   // A timeline of an earlier run must not pass for this run's.

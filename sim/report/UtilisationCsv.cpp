@@ -9,11 +9,12 @@
 
 namespace acmesim {
 
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger)
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on)
 {
   out << "start_s,end_s";
   for (GpuState s : enum_values<GpuState>())
-    out << ',' << to_string(s);
+    if (state_reported(s, network_on))
+      out << ',' << to_string(s);
   out << '\n';
   const auto& series = ledger.series();
   fmt::memory_buffer row;
@@ -25,8 +26,9 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger)
       continue;
     row.clear();
     fmt::format_to(std::back_inserter(row), "{:.3f},{:.3f}", start, end);
-    for (double gpu_seconds : series[k])
-      fmt::format_to(std::back_inserter(row), ",{:.6f}", gpu_seconds / (end - start));
+    for (GpuState s : enum_values<GpuState>())
+      if (state_reported(s, network_on))
+        fmt::format_to(std::back_inserter(row), ",{:.6f}", series[k][static_cast<std::size_t>(s)] / (end - start));
     row.push_back('\n');
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }
