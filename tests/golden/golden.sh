@@ -10,9 +10,21 @@
 #   tests/golden/golden.sh names                 the shipped scenarios, one name per line
 #   tests/golden/golden.sh audit                 fails if a scenario has no golden results or
 #                                                golden results have no scenario
+#
+# With GOLDEN_VARIANT=network-off, scenarios run with `--set network.model=off` against
+# tests/golden/network-off/<name>: the outputs of the build before the network model, which the
+# model switched off must reproduce byte for byte (docs/network.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+variant=${GOLDEN_VARIANT:-}
+extra=()
+case "$variant" in
+  "") ;;
+  network-off) extra=(--set network.model=off) ;;
+  *) echo "golden: unknown GOLDEN_VARIANT '$variant' (expected network-off)" >&2; exit 2 ;;
+esac
+golden_root=$here${variant:+/$variant}
 
 names() {
   echo default
@@ -25,7 +37,7 @@ run_scenario() {
   local scenario=()
   [ "$name" = default ] || scenario=("$root/scenarios/$name.yaml")
   local err
-  err=$(cd "$root" && "$binary" run "${scenario[@]}" --quiet --out "$out" 2>&1 >/dev/null) || {
+  err=$(cd "$root" && "$binary" run "${scenario[@]}" "${extra[@]}" --quiet --out "$out" 2>&1 >/dev/null) || {
     echo "golden: $name: acmesim run failed:" >&2
     echo "$err" >&2
     return 1
@@ -43,7 +55,7 @@ digests() {
 
 check() {
   local binary=$1 name=$2
-  local golden="$here/$name"
+  local golden="$golden_root/$name"
   [ -f "$golden/summary.json" ] && [ -f "$golden/outputs.sha256" ] || {
     echo "golden: $name has no golden results; create them with: tests/golden/golden.sh update BINARY $name" >&2
     return 1
@@ -54,13 +66,13 @@ check() {
   run_scenario "$binary" "$name" "$out/run"
   local failed=0
   if ! cmp -s "$golden/summary.json" "$out/run/summary.json"; then
-    echo "golden: $name: summary.json differs from tests/golden/$name/summary.json:" >&2
+    echo "golden: $name: summary.json differs from $golden/summary.json:" >&2
     diff -u "$golden/summary.json" "$out/run/summary.json" | head -40 >&2 || true
     failed=1
   fi
   if ! (cd "$out/run" && sha256sum --quiet -c "$golden/outputs.sha256" >&2) ||
     [ "$(digests "$out/run" | wc -l)" != "$(wc -l <"$golden/outputs.sha256")" ]; then
-    echo "golden: $name: the result files above differ from tests/golden/$name/outputs.sha256" >&2
+    echo "golden: $name: the result files above differ from $golden/outputs.sha256" >&2
     failed=1
   fi
   return $failed
@@ -76,9 +88,9 @@ update() {
   trap 'rm -rf "$out"' RETURN
   for name in "${list[@]}"; do
     run_scenario "$binary" "$name" "$out/$name"
-    mkdir -p "$here/$name"
-    cp "$out/$name/summary.json" "$here/$name/summary.json"
-    digests "$out/$name" >"$here/$name/outputs.sha256"
+    mkdir -p "$golden_root/$name"
+    cp "$out/$name/summary.json" "$golden_root/$name/summary.json"
+    digests "$out/$name" >"$golden_root/$name/outputs.sha256"
     echo "golden: $name updated"
   done
 }
@@ -86,7 +98,7 @@ update() {
 audit() {
   local expected present
   expected=$(names | sort)
-  present=$(cd "$here" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+  present=$(cd "$golden_root" && find . -mindepth 1 -maxdepth 1 -type d ! -name network-off -printf '%f\n' | sort)
   if [ "$expected" != "$present" ]; then
     echo "golden: the shipped scenarios (<) and tests/golden/ (>) differ:" >&2
     diff <(echo "$expected") <(echo "$present") >&2 || true
