@@ -36,7 +36,7 @@ RunSummary summary()
   double hours = 0;
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
-  s.lost_gpu_hours.total = 21;
+  s.lost_gpu_hours.total = 28;
   s.training.ettr.count = 1;
   s.training.ettr.mean = 0.97;
   return s;
@@ -68,13 +68,26 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
                                           "lost_gpu_hours.waiting_for_person",
                                           "lost_gpu_hours.restart",
                                           "lost_gpu_hours.down",
+                                          "lost_gpu_hours.communication",
                                           "training.ettr_mean"};
   CHECK(names == expected); // Eval has no job: left out, not zero
   CHECK(metrics[0].value == 1000.5);
   CHECK(metrics[4].value == 220);
   CHECK(metrics[10].value == 0.625);
   CHECK(metrics[17].value == 6);
-  CHECK(metrics[18].value == 0.97);
+  CHECK(metrics[18].value == 7);
+  CHECK(metrics[19].value == 0.97);
+}
+
+TEST_CASE("run metrics of a run without the network model have no communication cause")
+{
+  RunSummary s = summary();
+  s.lost_gpu_hours.by_state.erase(GpuState::Communication);
+  for (const auto& m : run_metrics(s))
+    CHECK(m.name != "lost_gpu_hours.communication");
+  // Any other cause missing is a broken summary.
+  s.lost_gpu_hours.by_state.erase(GpuState::Down);
+  CHECK_THROWS(run_metrics(s));
 }
 
 TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered campaigns")
@@ -85,10 +98,10 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 21);
-  CHECK(metrics[19].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[19].value == 900);
-  CHECK(metrics[20].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 22);
+  CHECK(metrics[20].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[20].value == 900);
+  CHECK(metrics[21].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
