@@ -35,11 +35,14 @@ const KeyTable<ReferenceFabric>& reference_keys()
 {
   static const KeyTable<ReferenceFabric> keys({
       number_key("compute_nics", &ReferenceFabric::compute_nics, integer_between(1, MAX_NICS), "NICs",
-                 "compute NICs per node the jobs were timed with"),
+                 "compute NICs per node the jobs were timed with")
+          .default_is("the pod's own"),
       number_key("nic_bandwidth_Gbps", &ReferenceFabric::nic_bandwidth_Gbps, positive_up_to(MAX_NIC_GBPS), "Gb/s",
-                 "bandwidth of one of those NICs"),
+                 "bandwidth of one of those NICs")
+          .default_is("the pod's own"),
       number_key("nvlink_bandwidth_GBps", &ReferenceFabric::nvlink_bandwidth_GBps, positive_up_to(MAX_NVLINK_GBPS),
-                 "GB/s", "NVLink bandwidth per GPU they were timed with"),
+                 "GB/s", "NVLink bandwidth per GPU they were timed with")
+          .default_is("the pod's own"),
   });
   return keys;
 }

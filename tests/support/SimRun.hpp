@@ -1,6 +1,8 @@
 #pragma once
 // Runs a hand-built workload through the real engine. SimGrid allows one engine per process:
-// call at most once per TEST_CASE (ctest runs each TEST_CASE in its own process).
+// call at most once per TEST_CASE (ctest runs each TEST_CASE in its own process). The hand
+// computations of these runs leave the network model out (shared cables, SimGrid's latency): a
+// test of the network turns it on (network.model = Flows) and works out its figures with it.
 #include "sim/engine/Simulation.hpp"
 #include "tests/support/TinyCluster.hpp"
 
@@ -18,6 +20,7 @@ inline Scenario hand_built_scenario(const ClusterSpec& cluster, const std::strin
   s.workload.trace = TraceSpec{};
   s.workload.trace->path = "hand-built";
   s.source = "test";
+  s.network.model = NetworkModel::Off;
   return s;
 }
 
