@@ -66,20 +66,6 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
   return p;
 }
 
-double slowdown(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
-                double ref_ib_Bps)
-{
-  return profile.step_s(nvlink_Bps, ib_Bps) / profile.step_s(ref_nvlink_Bps, ref_ib_Bps);
-}
-
-double ib_demand_Bps(const CommProfile& profile, double ref_nvlink_Bps, double ref_ib_Bps)
-{
-  return profile.ib_bytes / profile.step_s(ref_nvlink_Bps, ref_ib_Bps);
-}
-
-} // namespace acmesim
-
-namespace acmesim {
 
 JobSpeed job_speed(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
                    double ref_ib_Bps)

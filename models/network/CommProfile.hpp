@@ -56,18 +56,6 @@ struct CommProfile {
 
 CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step);
 
-// Step time at the given bandwidths over step time at the reference ones (>= 0; 1 when equal).
-double slowdown(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
-                double ref_ib_Bps);
-
-// Mean bytes per second each node puts on InfiniBand when the job runs at its reference speed:
-// what the job's flows ask of the fabric.
-double ib_demand_Bps(const CommProfile& profile, double ref_nvlink_Bps, double ref_ib_Bps);
-
-} // namespace acmesim
-
-namespace acmesim {
-
 // How fast a job runs on the fabric it got, before and under contention. `fabric_slowdown` is its
 // step time on its own nodes' NVLink and NICs, alone, over its step time on the reference fabric;
 // `demand_Bps` the mean bytes per second each of its nodes then puts on InfiniBand (0: one node).

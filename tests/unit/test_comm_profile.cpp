@@ -82,10 +82,10 @@ TEST_CASE("comm profile: backward compute hides the gradient ring until it takes
   CHECK(p.step_s(nv, 24e6) == Approx(3 + tp_s));    // 1 s of ring: hidden
   CHECK(p.step_s(nv, 12e6) == Approx(3 + tp_s));    // 2 s: just hidden
   CHECK(p.step_s(nv, 6e6) == Approx(3 + tp_s + 2)); // 4 s: 2 s exposed
-  CHECK(slowdown(p, nv, 6e6, nv, 24e6) == Approx((5 + tp_s) / (3 + tp_s)));
-  CHECK(slowdown(p, nv, 24e6, nv, 24e6) == 1);
+  CHECK(job_speed(p, nv, 6e6, nv, 24e6).fabric_slowdown == Approx((5 + tp_s) / (3 + tp_s)));
+  CHECK(job_speed(p, nv, 24e6, nv, 24e6).fabric_slowdown == 1);
   // At its reference speed the job asks 24e6 bytes per step of each node's InfiniBand.
-  CHECK(ib_demand_Bps(p, nv, 24e6) == Approx(24e6 / (3 + tp_s)));
+  CHECK(job_speed(p, nv, 24e6, nv, 24e6).demand_Bps == Approx(24e6 / (3 + tp_s)));
 }
 
 TEST_CASE("comm profile: a step without GPUs, parameters, tokens or compute is refused")
