@@ -83,8 +83,10 @@ void TrainingJobs::leave_training(JobId id, TrainingState& t)
 
 void TrainingJobs::network_changed()
 {
-  for (const auto& [id, slowdown] : speeds_.refresh()) {
+  for (const auto& [id, slowdown] : speeds_.slowdowns()) {
     TrainingState& t = state_.at(id);
+    if (slowdown == t.slowdown)
+      continue;
     account_training(id, t);
     core_.events.publish(SpeedChanged{core_.now(), id, t.slowdown, slowdown});
     t.slowdown = slowdown;

@@ -9,27 +9,24 @@ namespace acmesim {
 
 namespace {
 
-constexpr double BITS_PER_BYTE = 8;
-
-// The pod's fabric as the reference names it, each value not given being the pod's own.
-struct Fabric {
-  double nvlink_Bps;
-  double cable_Bps; // all compute NICs of a node
-};
-
-Fabric own_fabric(const PodSpec& pod) { return {pod.nvlink_bandwidth_GBps * 1e9, compute_cable_Bps(pod)}; }
-
-Fabric reference_fabric(const PodSpec& pod, const NetworkSpec& network)
+// The pod as the reference describes it: each value the reference gives replaces the pod's own.
+PodSpec reference_pod(const PodSpec& pod, const NetworkSpec& network)
 {
+  PodSpec ref = pod;
   const auto it = network.reference.find(pod.name);
   if (it == network.reference.end())
-    return own_fabric(pod);
-  const ReferenceFabric& ref = it->second;
-  const int nics = ref.compute_nics > 0 ? ref.compute_nics : pod.compute_nics;
-  const double nic_Gbps = ref.nic_bandwidth_Gbps > 0 ? ref.nic_bandwidth_Gbps : pod.nic_bandwidth_Gbps;
-  const double nvlink_GBps = ref.nvlink_bandwidth_GBps > 0 ? ref.nvlink_bandwidth_GBps : pod.nvlink_bandwidth_GBps;
-  return {nvlink_GBps * 1e9, nics * nic_Gbps * 1e9 / BITS_PER_BYTE};
+    return ref;
+  const ReferenceFabric& given = it->second;
+  if (given.compute_nics > 0)
+    ref.compute_nics = given.compute_nics;
+  if (given.nic_bandwidth_Gbps > 0)
+    ref.nic_bandwidth_Gbps = given.nic_bandwidth_Gbps;
+  if (given.nvlink_bandwidth_GBps > 0)
+    ref.nvlink_bandwidth_GBps = given.nvlink_bandwidth_GBps;
+  return ref;
 }
+
+double nvlink_Bps(const PodSpec& pod) { return pod.nvlink_bandwidth_GBps * 1e9; }
 
 } // namespace
 
@@ -51,9 +48,9 @@ JobSpeed TrainingSpeeds::speed_of(JobId id) const
   const CommProfile profile = comm_profile(setup_.network->comm_of(job.type), step);
   // A ring alone gets the lone-flow share of each node's cable, on the reference fabric as here.
   const double share = setup_.rings->lone_flow_share();
-  const Fabric own = own_fabric(pod);
-  const Fabric ref = reference_fabric(pod, *setup_.network);
-  return job_speed(profile, own.nvlink_Bps, own.cable_Bps * share, ref.nvlink_Bps, ref.cable_Bps * share);
+  const PodSpec ref = reference_pod(pod, *setup_.network);
+  return job_speed(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share, nvlink_Bps(ref),
+                   compute_cable_Bps(ref) * share);
 }
 
 double TrainingSpeeds::start(JobId id)
@@ -63,28 +60,24 @@ double TrainingSpeeds::start(JobId id)
   const JobSpeed speed = speed_of(id);
   if (speed.demand_Bps > 0) {
     setup_.rings->open(id, core_.holders.allocation(id), speed.demand_Bps);
-    training_[id] = Training{speed, speed.fabric_slowdown};
+    rings_.emplace(id, speed);
   }
   return speed.fabric_slowdown;
 }
 
 void TrainingSpeeds::stop(JobId id)
 {
-  if (training_.erase(id) > 0)
+  if (rings_.erase(id) > 0)
     setup_.rings->close(id);
 }
 
-std::vector<std::pair<JobId, double>> TrainingSpeeds::refresh()
+std::vector<std::pair<JobId, double>> TrainingSpeeds::slowdowns() const
 {
-  std::vector<std::pair<JobId, double>> changed;
-  for (auto& [id, t] : training_) {
-    const double slowdown = contended_slowdown(t.speed, setup_.rings->rate_Bps(id));
-    if (slowdown != t.slowdown) {
-      t.slowdown = slowdown;
-      changed.emplace_back(id, slowdown);
-    }
-  }
-  return changed;
+  std::vector<std::pair<JobId, double>> out;
+  out.reserve(rings_.size());
+  for (const auto& [id, speed] : rings_)
+    out.emplace_back(id, contended_slowdown(speed, setup_.rings->rate_Bps(id)));
+  return out;
 }
 
 } // namespace acmesim

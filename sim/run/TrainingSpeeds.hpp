@@ -27,23 +27,20 @@ public:
 
   bool on() const { return setup_.network && setup_.network->on(); }
   // The job starts training on the GPUs it holds: its ring (several nodes) goes on the platform.
-  // Returns its slowdown with the fabric to itself; contention comes with the next refresh.
+  // Returns its slowdown with the fabric to itself; contention shows in slowdowns() once the
+  // engine reports that sharing changed.
   double start(JobId id);
   // The job stops training (a checkpoint, a failure, its end): its ring leaves the platform.
   void stop(JobId id);
-  // After sharing changed: the jobs whose slowdown is now different, by id, with the new one.
-  std::vector<std::pair<JobId, double>> refresh();
+  // The slowdown of each job with a ring, by id, from what its ring gets now.
+  std::vector<std::pair<JobId, double>> slowdowns() const;
 
 private:
-  struct Training {
-    JobSpeed speed;
-    double slowdown = 1;
-  };
   JobSpeed speed_of(JobId id) const;
 
   RunCore core_;
   SpeedSetup setup_;
-  std::map<JobId, Training> training_; // jobs with a ring open, by id (refresh reads in this order)
+  std::map<JobId, JobSpeed> rings_; // jobs with a ring open, by id (slowdowns reads in this order)
 };
 
 } // namespace acmesim
