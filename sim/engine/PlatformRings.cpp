@@ -1,5 +1,7 @@
 #include "sim/engine/PlatformRings.hpp"
 
+#include "sim/engine/RetiredComms.hpp"
+
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Comm.hpp>
@@ -54,8 +56,7 @@ struct PlatformRings::Impl {
     Action* action; // valid while the comm runs; its rate is what the flow gets
   };
   std::map<JobId, std::vector<Flow>> rings;
-  // Cancelled comms, kept until the clock has moved (SimGrid still touches them in the round).
-  std::vector<std::pair<double, sg4::CommPtr>> retired;
+  RetiredComms retired;
 
   Flow start_flow(sg4::Host* from, sg4::Host* to, double bound_Bps) const
   {
@@ -99,11 +100,9 @@ void PlatformRings::close(JobId job)
   const auto it = impl_->rings.find(job);
   if (it == impl_->rings.end())
     return;
-  const double now = sg4::Engine::get_clock();
-  std::erase_if(impl_->retired, [now](const auto& r) { return r.first < now; });
   for (auto& flow : it->second) {
     flow.comm->cancel();
-    impl_->retired.emplace_back(now, std::move(flow.comm));
+    impl_->retired.add(std::move(flow.comm));
   }
   impl_->rings.erase(it);
   impl_->changed();

@@ -1,5 +1,7 @@
 #include "sim/engine/PlatformTransfers.hpp"
 
+#include "sim/engine/RetiredComms.hpp"
+
 #include <simgrid/s4u/Activity.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -31,17 +33,7 @@ struct PlatformTransfers::Impl {
   // referenced until they end: SimGrid frees an unreferenced started comm under our feet.
   std::map<TransferId, std::vector<sg4::CommPtr>> flows;
   std::unordered_map<const sg4::Activity*, TransferId> owner;
-  // Comms that ended or were cancelled, with the date: SimGrid still touches an activity after
-  // its completion signal and while handling a cancellation, so a comm is released only once
-  // the clock has moved past that date.
-  std::vector<std::pair<double, sg4::CommPtr>> retired;
-
-  void retire(sg4::CommPtr comm)
-  {
-    const double now = sg4::Engine::get_clock();
-    std::erase_if(retired, [now](const auto& r) { return r.first < now; });
-    retired.emplace_back(now, std::move(comm));
-  }
+  RetiredComms retired;
 
   void on_completion(const sg4::Activity& activity)
   {
@@ -55,7 +47,7 @@ struct PlatformTransfers::Impl {
     auto& running = flows.at(id);
     const auto ended =
         std::find_if(running.begin(), running.end(), [&](const sg4::CommPtr& c) { return c.get() == &activity; });
-    retire(*ended);
+    retired.add(*ended);
     running.erase(ended);
     if (!running.empty())
       return;
@@ -124,7 +116,7 @@ void PlatformTransfers::cancel(TransferId id)
   for (const auto& comm : comms) {
     impl_->owner.erase(comm.get());
     comm->cancel();
-    impl_->retire(comm);
+    impl_->retired.add(comm);
   }
   impl_->sharing_changed();
 }
