@@ -179,7 +179,6 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   if (rings.open_rings() > 0)
     throw std::logic_error("the run ended with rings of flows still open");
   result.makespan_s = result.run->now();
-  result.network = flows;
   if (options.progress)
     options.progress(result.makespan_s, result.run->jobs().ended_count(), result.run->jobs().count());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -24,7 +24,6 @@ struct RunResult {
   std::unique_ptr<FailureSource> failures;
   std::unique_ptr<Run> run;
   double makespan_s = 0;
-  bool network = false;    // the network model was on: its outputs are written
   double wall_seconds = 0; // for the terminal only: never written to result files
 };
 

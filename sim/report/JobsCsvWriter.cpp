@@ -22,14 +22,14 @@ std::string_view state_column(const Job& job, const JobRecord& record, const Job
 
 } // namespace
 
-void write_jobs_csv(std::ostream& out, const RunResult& result)
+void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
 {
   const auto& topology = *result.topology;
   const Run& run = *result.run;
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
          "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr";
   // With the network model: each job's training wall time over its reference time (docs/network.md).
-  out << (result.network ? ",slowdown\n" : "\n");
+  out << (network_on ? ",slowdown\n" : "\n");
   fmt::memory_buffer row;
   for (JobId id = 0; id < run.jobs().count(); ++id) {
     const Job& job = run.jobs().job(id);
@@ -65,7 +65,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result)
                    f.detection_s, f.waiting_for_person_s, f.restart_s);
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.6f}", split.ettr);
-    if (result.network) {
+    if (network_on) {
       row.push_back(',');
       if (ran)
         fmt::format_to(std::back_inserter(row), "{:.6f}", run.statistics().slowdown(id));

@@ -13,7 +13,8 @@
 namespace acmesim {
 
 // One row per job of the run: the workload's and the trials it added.
-void write_jobs_csv(std::ostream& out, const RunResult& result);
+// With the network model on, a last column gives each job's slowdown.
+void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on);
 // What summary.json holds (RunSummary.hpp), built once from the finished run.
 RunSummary summarise_run(const Scenario& scenario, const Workload& workload, const RunResult& result);
 Json scenario_to_json(const Scenario& scenario);

@@ -13,7 +13,7 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   std::filesystem::remove(dir / "summary.json");
   {
     AtomicFile jobs(dir / "jobs.csv");
-    write_jobs_csv(jobs.stream(), result);
+    write_jobs_csv(jobs.stream(), result, scenario.network.on());
     jobs.commit();
   }
   // The failures that took effect, in the recorded-list format: `failures: {recorded: ...}`
