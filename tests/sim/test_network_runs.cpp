@@ -1,0 +1,44 @@
+// Whole runs with the network model on, worked out by hand. One TEST_CASE per process.
+#include "tests/support/SimRun.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+TEST_CASE("network: a two-node job on half its reference NICs stretches by its step's slower ring, booked as "
+          "communication")
+{
+  // Two nodes of 8 GPUs on one leaf, one NIC of 8e6 bytes/s each; the job was timed on two.
+  ClusterSpec cluster = tiny_cluster(2, 2);
+  cluster.pods[0].compute_nics = 1;
+  cluster.pods[0].nic_bandwidth_Gbps = 0.064;
+  Scenario s = hand_built_scenario(cluster, "fifo");
+  s.network.model = NetworkModel::Flows;
+  s.network.reference["tiny"].compute_nics = 2;
+  // A model of 12e6 parameters with hidden = layers = 100 (hidden_per_layer 1), 1000 tokens and
+  // 3 s of compute per step, nothing hiding the gradient ring.
+  s.network.comm.hidden_per_layer = 1;
+  s.network.comm.dp_overlap = 0;
+  s.checkpoint.model_sizes = {{1000, 0.012}};
+  s.checkpoint.tokens_per_step = 1000;
+  s.checkpoint.step_time_s = 3;
+  const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000)}));
+
+  // TP 8 on each node, DP 2 across them. TP: 4 all-reduces x 100 layers x 2(8-1)/8 of
+  // 500 tokens x 100 x 2 bytes = 7e7 bytes per GPU at 300 GB/s. The ring of the two nodes moves
+  // 2(2-1)/2 of the node's 12e6 x 2 bytes of gradients: 24e6 bytes, at the share of a node's
+  // cable one flow gets alone (LV08's 0.97, over 1.05 for cross traffic).
+  const double share = 0.97 / 1.05;
+  const double tp_s = 7e7 / 300e9;
+  const double step_here = 3 + tp_s + 24e6 / (8e6 * share);
+  const double step_reference = 3 + tp_s + 24e6 / (16e6 * share);
+  const double slowdown = step_here / step_reference;
+  // Alone, the ring gets what it asks (24e6 / step_here < 8e6 x share): no contention term.
+  REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
+  CHECK(r.run->jobs().record(0).end_s == Approx(1000 * slowdown));
+  CHECK(r.run->statistics().slowdown(0) == Approx(slowdown));
+  // The work itself is 16 GPUs x 1000 s; everything beyond it is communication.
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Busy) == Approx(16 * 1000.0));
+  CHECK(r.run->ledger().gpu_seconds(GpuState::Communication) == Approx(16 * 1000 * (slowdown - 1)));
+}
