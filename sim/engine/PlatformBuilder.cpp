@@ -2,6 +2,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -58,6 +59,8 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
 {
   const TopologyGraph& graph = topology.graph();
   CableLinks cables;
+  // Split-duplex cables: a leaf's spine cables pooled (see the header), by leaf vertex.
+  std::map<Vertex, TopologyEdge> uplinks;
   cables.node_leaf.resize(topology.node_count(), nullptr);
   cables.node_storage.resize(topology.node_count(), nullptr);
   for (auto [it, end] = boost::edges(graph); it != end; ++it) {
@@ -68,6 +71,12 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
     const TopologyVertex& lower = graph[a];
     const TopologyVertex& upper = graph[b];
     PodPlatform& pod = pods.at(static_cast<std::size_t>(lower.pod));
+    if (sharing == CableSharing::Duplex && lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
+      TopologyEdge& bundle = uplinks[a];
+      bundle.bandwidth_Bps += graph[*it].bandwidth_Bps;
+      bundle.latency_s = graph[*it].latency_s;
+      continue;
+    }
     sg4::Link* link = create_cable(pod.zone, graph[*it], sharing);
     if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Leaf) {
       cables.node_leaf[lower.index] = link;
@@ -82,6 +91,17 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
     } else {
       throw std::logic_error("build_platform: unexpected cable " + graph[*it].name);
     }
+  }
+  // One link per leaf for all its spine cables: every route through a spine of that leaf uses it.
+  for (auto& [leaf_vertex, bundle] : uplinks) {
+    const TopologyVertex& leaf = graph[leaf_vertex];
+    PodPlatform& pod = pods.at(static_cast<std::size_t>(leaf.pod));
+    bundle.name = uplinks_name(leaf.name);
+    sg4::Link* link = create_cable(pod.zone, bundle, sharing);
+    const std::size_t spines = topology.spine_vertices(leaf.pod).size();
+    const std::size_t local_leaf = leaf.index - topology.leaves_of_pod(leaf.pod).front();
+    for (std::size_t spine = 0; spine < spines; ++spine)
+      pod.leaf_spine.at(local_leaf * spines + spine) = link;
   }
   return cables;
 }
@@ -136,6 +156,8 @@ void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, con
 
 } // namespace
 
+std::string uplinks_name(const std::string& leaf) { return leaf + "-uplinks"; }
+
 Platform build_platform(const Topology& topology, CableSharing sharing)
 {
   if (!sg4::Engine::has_instance())
@@ -181,6 +203,7 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
   }
 
   const CableLinks cables = create_links(topology, pods, sharing);
+  platform.compute_cables = cables.node_leaf;
   for (std::size_t p = 0; p < pods.size(); ++p) {
     add_pod_routes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts, sharing);
     pods[p].zone->seal();

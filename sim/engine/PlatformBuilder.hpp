@@ -16,10 +16,18 @@
 // fabric between them: a route from a node of pod A to a node of pod B goes through the storage
 // network (A's storage path, storage-service, B's storage path), as data staged through storage would.
 //
+// Under CableSharing::Duplex (the flows model) a leaf's cables to the spines are pooled into one link,
+// "<leaf>-uplinks", of their summed bandwidth: a node's traffic leaves through each of its NICs on a
+// path of its own, so a node pair's flow spreads over several spines, which one SimGrid route per
+// pair cannot say; pooling is the fluid form of that spreading and keeps the leaf's
+// oversubscription (its uplink bandwidth against its nodes' cables). Traffic piling onto one spine
+// cable is then not modelled.
+//
 // Call once per process, after creating the s4u::Engine and before running it.
 #include "models/cluster/Topology.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace simgrid::s4u {
@@ -30,7 +38,8 @@ class Link;
 namespace acmesim {
 
 struct Platform {
-  std::vector<simgrid::s4u::Host*> node_hosts; // indexed by NodeId
+  std::vector<simgrid::s4u::Host*> node_hosts;     // indexed by NodeId
+  std::vector<simgrid::s4u::Link*> compute_cables; // indexed by NodeId: the node's compute NICs to its leaf
   simgrid::s4u::Host* storage_host = nullptr;
   simgrid::s4u::Link* storage_service_link = nullptr; // shared by every storage flow of every pod
 };
@@ -41,5 +50,8 @@ struct Platform {
 enum class CableSharing : std::uint8_t { Shared, Duplex };
 
 Platform build_platform(const Topology& topology, CableSharing sharing = CableSharing::Shared);
+
+// The link of a leaf's pooled spine cables under CableSharing::Duplex.
+std::string uplinks_name(const std::string& leaf);
 
 } // namespace acmesim

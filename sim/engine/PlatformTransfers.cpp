@@ -67,6 +67,10 @@ struct PlatformTransfers::Impl {
       if (sg4::Link* link = sg4::Link::by_name_or_null(graph[*it].name))
         links.push_back(link);
     }
+    // Split-duplex platforms pool a leaf's spine cables into one link.
+    if (graph[v].kind == VertexKind::Leaf)
+      if (sg4::Link* link = sg4::Link::by_name_or_null(uplinks_name(graph[v].name)))
+        links.push_back(link);
     return links;
   }
 };

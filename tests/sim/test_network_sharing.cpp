@@ -264,23 +264,14 @@ TEST_CASE("rings: calibration, on the Kalos preset's own fabric an uncapped ring
   }
 }
 
-// KNOWN TO FAIL (hence [!shouldfail]: remove the tag when it passes). On the Kalos preset's own
-// fabric (5 nodes a leaf), a ring of 8 or 16 nodes crosses leaves, and each cross-leaf flow is routed
-// through ONE spine (D-mod-k, PlatformBuilder.cpp add_pod_routes), over leaf-spine cables of ONE
-// 200 Gb/s port (Topology.cpp: 25e9 B/s), while the node's cable aggregates its 4 NICs (100e9 B/s).
-// Ring 0..7: 4 -> 5 goes up leaf0-spine5, 7 -> 0 up leaf1-spine0, each alone there (their cross
-// traffic returns through spines 4 and 0 of the other leaf): 1 x <= 25e9, rate 0.97 x 25e9 =
-// 24.25 GB/s, a quarter of the 92.38 GB/s of the same ring inside a leaf, 71% below nccl-tests'
-// 85 GB/s. Ring 0..15 (leaves of nodes 0-4, 5-9, 10-14 and 15) does worse still: 14 -> 15 goes down
-// leaf3-spine15, and so does the cross traffic of 15 -> 0 (its reverse, 0 -> 15, also takes spine
-// 15 mod 20 = 15): 1.05 x <= 25e9, rate 25e9 x 0.97 / 1.05 = 23.095 GB/s, a Seren node's rate.
-// A non-blocking fat tree of 4-NIC nodes carries a node's 100 GB/s across leaves (each NIC has its
-// own address, so D-mod-k spreads a node pair's traffic over 4 spines), and docs/network.md's worked
-// example assumes 100 GB/s for a 128-node Kalos ring; TrainingSpeeds' reference (a ring alone gets
-// LONE_SHARE of its node cable) assumes it too.
+// On the Kalos preset's own fabric (5 nodes a leaf), a ring of 8 or 16 nodes crosses leaves. A
+// 4-NIC node sends over 4 paths (each NIC its own address), so its traffic across leaves spreads over
+// the spines; the platform pools each leaf's 20 spine cables of 25e9 B/s into one link of 500e9 B/s
+// (PlatformBuilder.hpp), and the ring is held by the node cables alone: 92.38 GB/s, as inside a leaf.
+// Routed through one spine cable per node pair (25e9 B/s, one port), the ring would get a quarter.
 TEST_CASE("rings: calibration, an uncapped ring of 8 or 16 Kalos nodes across the preset's leaves gets nccl-tests' "
           "bus bandwidth",
-          "[rings][!shouldfail]")
+          "[rings]")
 {
   RingBench bench(cluster_of(kalos_pod(16)));
   REQUIRE(bench.topology().leaf_count() == 4);
