@@ -21,9 +21,6 @@ using simgrid::kernel::resource::Action;
 
 namespace {
 
-// LV08's bandwidth factor (SimGrid's default for its default model), set explicitly: a flow's
-// rate is its share of the links times this factor, so a bound in bytes per second is divided by it.
-constexpr double BANDWIDTH_FACTOR = 0.97;
 // With cross traffic (SimGrid's default) each flow also loads its reverse route at this weight,
 // so a flow alone on a link gets 1 / (1 + weight) of the link (times the factor).
 constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
@@ -44,13 +41,14 @@ void configure_flow_model()
 {
   sg4::Engine* engine = sg4::Engine::get_instance();
   engine->set_config("network/model:LV08");
-  engine->set_config("network/bandwidth-factor:" + std::to_string(BANDWIDTH_FACTOR));
+  engine->set_config("network/bandwidth-factor:" + std::to_string(FLOW_BANDWIDTH_FACTOR));
   engine->set_config("network/latency-factor:0");
 }
 
 struct PlatformRings::Impl {
   const Platform* platform;
   std::function<void()> changed;
+  FlowStart started;
   struct Flow {
     sg4::CommPtr comm;
     Action* action; // valid while the comm runs; its rate is what the flow gets
@@ -63,10 +61,12 @@ struct PlatformRings::Impl {
     sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
     comm->set_payload_size(ENDLESS_BYTES);
     comm->start();
+    if (started)
+      started(from, to);
     Action& action = network_model()->get_started_action_set()->back();
     if (action.get_activity() != comm->get_impl())
       throw std::logic_error("a ring flow's action is not the last one started");
-    action.set_bound(bound_Bps / BANDWIDTH_FACTOR);
+    action.set_bound(bound_Bps / FLOW_BANDWIDTH_FACTOR);
     return {comm, &action};
   }
 };
@@ -78,6 +78,8 @@ PlatformRings::PlatformRings(const Platform& platform, std::function<void()> cha
 }
 
 PlatformRings::~PlatformRings() = default;
+
+void PlatformRings::watch_flow_starts(FlowStart started) { impl_->started = std::move(started); }
 
 void PlatformRings::open(JobId job, const Allocation& allocation, double bound_Bps)
 {
@@ -120,7 +122,7 @@ double PlatformRings::rate_Bps(JobId job) const
   return least;
 }
 
-double PlatformRings::lone_flow_share() const { return BANDWIDTH_FACTOR / (1 + CROSS_TRAFFIC_WEIGHT); }
+double PlatformRings::lone_flow_share() const { return FLOW_BANDWIDTH_FACTOR / (1 + CROSS_TRAFFIC_WEIGHT); }
 
 std::size_t PlatformRings::open_rings() const { return impl_->rings.size(); }
 

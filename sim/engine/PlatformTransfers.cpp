@@ -23,6 +23,7 @@ struct PlatformTransfers::Impl {
   const Platform* platform;
   std::function<void(TransferId)> done;
   std::function<void()> changed;
+  FlowStart started;
 
   void sharing_changed() const
   {
@@ -91,6 +92,8 @@ PlatformTransfers::PlatformTransfers(const Topology& topology, const Platform& p
 
 PlatformTransfers::~PlatformTransfers() = default;
 
+void PlatformTransfers::watch_flow_starts(FlowStart started) { impl_->started = std::move(started); }
+
 void PlatformTransfers::start(TransferId id, const Allocation& allocation, double bytes_per_node,
                               TransferDirection direction)
 {
@@ -99,11 +102,15 @@ void PlatformTransfers::start(TransferId id, const Allocation& allocation, doubl
     sg4::Host* node = impl_->platform->node_hosts.at(part.node);
     sg4::Host* storage = impl_->platform->storage_host;
     const bool up = direction == TransferDirection::ToStorage;
-    sg4::CommPtr comm = sg4::Comm::sendto_init(up ? node : storage, up ? storage : node);
+    sg4::Host* from = up ? node : storage;
+    sg4::Host* to = up ? storage : node;
+    sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
     comm->set_payload_size(static_cast<std::uint64_t>(bytes_per_node));
     impl_->owner.emplace(comm.get(), id);
     running.push_back(comm);
     comm->start();
+    if (impl_->started)
+      impl_->started(from, to);
   }
   if (running.empty())
     throw std::logic_error("a transfer over no node");

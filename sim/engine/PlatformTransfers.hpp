@@ -4,6 +4,7 @@
 // NICs, fabric and the storage service as SimGrid's network model decides. Failed components
 // are turned off: a node's host (node, gpu, nvlink), its cables (nic), a leaf switch's cables,
 // the storage service link.
+#include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/run/TransferService.hpp"
 
@@ -19,6 +20,9 @@ public:
   PlatformTransfers(const Topology& topology, const Platform& platform, std::function<void(TransferId)> done,
                     std::function<void()> changed = {});
   ~PlatformTransfers() override;
+
+  // `started(from, to)` for each flow started from now on.
+  void watch_flow_starts(FlowStart started);
 
   void start(TransferId id, const Allocation& allocation, double bytes_per_node, TransferDirection direction) override;
   void cancel(TransferId id) override;

@@ -30,8 +30,8 @@ namespace {
 // run is told of them as of t.
 class TimerDriver {
 public:
-  TimerDriver(Run& run, const RunOptions& options, std::size_t total_jobs)
-      : run_(run), options_(options), total_jobs_(total_jobs)
+  TimerDriver(Run& run, const RunOptions& options, std::size_t total_jobs, LinkLoads* loads)
+      : run_(run), options_(options), total_jobs_(total_jobs), loads_(loads)
   {
   }
 
@@ -87,6 +87,8 @@ private:
     if (changed_since_ && t > *changed_since_) { // rates of this round are those since the change
       const double since = *changed_since_;
       changed_since_.reset();
+      if (loads_)
+        loads_->sample(since);
       run_.network_changed(since);
       if (run_.next_event_time() > t)
         return;
@@ -101,6 +103,7 @@ private:
   Run& run_;
   const RunOptions& options_;
   std::size_t total_jobs_;
+  LinkLoads* loads_; // nullptr with the network model off
   std::uint64_t instants_ = 0;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
   double armed_at_ = 0;
@@ -153,6 +156,15 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); },
                               changed);
   PlatformRings rings(platform, changed);
+  std::optional<LinkLoads> loads;
+  if (flows) {
+    loads.emplace(platform);
+    const FlowStart started = [&loads](const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) {
+      loads->flow_started(from, to);
+    };
+    transfers.watch_flow_starts(started);
+    rings.watch_flow_starts(started);
+  }
   RunSetup setup;
   setup.failures = result.failures.get();
   setup.failure_spec = &scenario.failures;
@@ -167,7 +179,7 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   setup.timeline = scenario.output.timeline;
   result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, setup);
 
-  TimerDriver timer_driver(*result.run, options, workload.jobs.size());
+  TimerDriver timer_driver(*result.run, options, workload.jobs.size(), loads ? &*loads : nullptr);
   driver = &timer_driver;
   timer_driver.arm();
   engine.run();
@@ -179,6 +191,8 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   if (rings.open_rings() > 0)
     throw std::logic_error("the run ended with rings of flows still open");
   result.makespan_s = result.run->now();
+  if (loads)
+    result.network_load = loads->finish(result.makespan_s);
   if (options.progress)
     options.progress(result.makespan_s, result.run->jobs().ended_count(), result.run->jobs().count());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

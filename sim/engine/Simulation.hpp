@@ -5,11 +5,13 @@
 // million jobs) and keeps the order of same-time events ours, not the engine's.
 // SimGrid allows one engine per process: call run_simulation at most once per process.
 #include "models/workload/Job.hpp"
+#include "sim/engine/LinkLoads.hpp"
 #include "sim/config/Scenario.hpp"
 #include "sim/run/Run.hpp"
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace acmesim {
 
@@ -24,6 +26,7 @@ struct RunResult {
   std::unique_ptr<FailureSource> failures;
   std::unique_ptr<Run> run;
   double makespan_s = 0;
+  std::optional<NetworkLoad> network_load; // with the network model on
   double wall_seconds = 0; // for the terminal only: never written to result files
 };
 

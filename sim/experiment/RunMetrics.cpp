@@ -43,6 +43,14 @@ std::vector<RunMetric> run_metrics(const RunSummary& s)
       throw std::runtime_error("summary.json has no '" + dotted(lost, to_string(cause)) + "'");
     out.push_back({dotted(lost, to_string(cause)), hours->second});
   }
+  if (s.network) {
+    const std::string network(json_name<RunSummary>(&RunSummary::network));
+    const std::string slowdown = dotted(network, json_name<NetworkSummary>(&NetworkSummary::slowdown));
+    add_distribution(out, s.network->slowdown.all, slowdown);
+    for (const auto& [type, stats] : s.network->slowdown.by_type)
+      add_distribution(out, stats, dotted(slowdown, to_string(type)));
+    out.push_back({dotted(network, "nic_mean_utilisation"), s.network->nic_utilisation.mean});
+  }
   if (s.training.ettr.count > 0)
     out.push_back({dotted(json_name<RunSummary>(&RunSummary::training), "ettr_mean"), *s.training.ettr.mean});
   if (s.evaluation)

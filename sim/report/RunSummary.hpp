@@ -191,6 +191,61 @@ constexpr auto json_fields(const Utilisation*)
   return fields<T>("mean_gpu_busy mean_gpu_allocated", &T::mean_gpu_busy, &T::mean_gpu_allocated);
 }
 
+// Each GPU job's slowdown (wall time training over its reference time, 1 when it never trained).
+struct SlowdownStats : SampleStats {};
+constexpr auto json_fields(const SlowdownStats*)
+{
+  using T = SlowdownStats;
+  return fields<T>("count mean p50 p95 max", &T::count, &T::mean, &T::p50, &T::p95, &T::max);
+}
+
+struct SlowdownsByType {
+  SlowdownStats all;
+  ByName<JobType, SlowdownStats> by_type; // types with GPU jobs only
+};
+constexpr auto json_fields(const SlowdownsByType*)
+{
+  return fields<SlowdownsByType>("all by_type", &SlowdownsByType::all, &SlowdownsByType::by_type);
+}
+
+// One direction of a link and its load over the run (LinkLoads.hpp).
+struct BusyLink {
+  std::string link;
+  double bandwidth_GBps = 0;
+  double mean_utilisation = 0;
+};
+constexpr auto json_fields(const BusyLink*)
+{
+  using T = BusyLink;
+  return fields<T>("link bandwidth_GBps mean_utilisation", &T::link, &T::bandwidth_GBps, &T::mean_utilisation);
+}
+
+// The directions of the nodes' compute cables, time-weighted: Acme's NIC figures (acme-facts.md §4).
+struct NicUtilisation {
+  std::size_t directions = 0;
+  double idle_share = 0, above_quarter_share = 0, mean = 0;
+};
+constexpr auto json_fields(const NicUtilisation*)
+{
+  using T = NicUtilisation;
+  return fields<T>("directions idle_share above_quarter_share mean", &T::directions, &T::idle_share,
+                   &T::above_quarter_share, &T::mean);
+}
+
+inline constexpr std::size_t BUSIEST_LINKS = 10;
+struct NetworkSummary {
+  SlowdownsByType slowdown;
+  double communication_gpu_hours = 0;
+  std::vector<BusyLink> busiest_links; // at most BUSIEST_LINKS, busiest first
+  NicUtilisation nic_utilisation;
+};
+constexpr auto json_fields(const NetworkSummary*)
+{
+  using T = NetworkSummary;
+  return fields<T>("slowdown communication_gpu_hours busiest_links nic_utilisation", &T::slowdown,
+                   &T::communication_gpu_hours, &T::busiest_links, &T::nic_utilisation);
+}
+
 struct EngineSummary {
   std::uint64_t scheduler_calls = 0;
   std::uint64_t instants = 0;
@@ -226,6 +281,7 @@ struct RunSummary {
   TrainingSummary training;
   std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
   Utilisation utilisation;
+  Omittable<NetworkSummary> network; // with the network model on
   EngineSummary engine;
   Json scenario; // the resolved scenario (ScenarioJson.cpp)
 };
@@ -233,10 +289,10 @@ constexpr auto json_fields(const RunSummary*)
 {
   using T = RunSummary;
   return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
-                   "training evaluation utilisation engine scenario",
+                   "training evaluation utilisation network engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
                    &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::training, &T::evaluation, &T::utilisation,
-                   &T::engine, &T::scenario);
+                   &T::network, &T::engine, &T::scenario);
 }
 
 // Reads a summary.json document; throws InputError naming the field that is missing or of the

@@ -1,6 +1,7 @@
 #pragma once
 // The parts of a RunSummary, each built from the run's records (RunSummary.cpp assembles them).
 #include "sim/config/Scenario.hpp"
+#include "sim/engine/Simulation.hpp"
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Run.hpp"
 
@@ -28,6 +29,9 @@ TrainingSummary summarise_training(const Run& run);
 // Per campaign its makespan and trial GPU time (every trial's phases for scheduled campaigns),
 // and the feedback latency of campaigns triggered by checkpoints; nullopt without campaigns.
 std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
+// Slowdowns per job type, communication GPU-hours, the busiest links and the NICs' load;
+// nullopt with the network model off.
+std::optional<NetworkSummary> summarise_network(const Scenario& scenario, const RunResult& result);
 
 template <typename States>
 StateHours summarise_hours(const Ledger& ledger, const States& states, bool network_on)

@@ -1,4 +1,5 @@
 // Whole runs with the network model on, worked out by hand. One TEST_CASE per process.
+#include "sim/report/Reports.hpp"
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,7 +24,8 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   s.checkpoint.model_sizes = {{1000, 0.012}};
   s.checkpoint.tokens_per_step = 1000;
   s.checkpoint.step_time_s = 3;
-  const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000)}));
+  const Workload workload = hand_built_workload({make_job(0, 0, 16, 1000)});
+  const RunResult r = run_simulation(s, workload);
 
   // TP 8 on each node, DP 2 across them. TP: 4 all-reduces x 100 layers x 2(8-1)/8 of
   // 500 tokens x 100 x 2 bytes = 7e7 bytes per GPU at 300 GB/s. The ring of the two nodes moves
@@ -41,4 +43,26 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   // The work itself is 16 GPUs x 1000 s; everything beyond it is communication.
   CHECK(r.run->ledger().gpu_seconds(GpuState::Busy) == Approx(16 * 1000.0));
   CHECK(r.run->ledger().gpu_seconds(GpuState::Communication) == Approx(16 * 1000 * (slowdown - 1)));
+
+  // summary.json's network section says the same, and how loaded the cables were.
+  const RunSummary summary = summarise_run(s, workload, r);
+  REQUIRE(summary.network);
+  const NetworkSummary& network = *summary.network;
+  CHECK(network.slowdown.all.count == 1);
+  CHECK(*network.slowdown.by_type.at(JobType::Other).max == Approx(slowdown));
+  CHECK(network.communication_gpu_hours == Approx(16 * 1000 * (slowdown - 1) / 3600));
+  // For the whole run each node's cable carries, in each direction, one flow of the ring at
+  // 24e6 bytes per step and the 5% cross traffic of the other (SimGrid's acknowledgements),
+  // over 8e6 bytes/s.
+  const double utilisation = 1.05 * 24e6 / step_here / 8e6;
+  REQUIRE(network.busiest_links.size() == 4);
+  for (const BusyLink& link : network.busiest_links) {
+    CHECK(link.bandwidth_GBps == Approx(8e-3));
+    CHECK(link.mean_utilisation == Approx(utilisation));
+  }
+  CHECK(network.busiest_links[0].link == "tiny-n0-leaf0_DOWN");
+  CHECK(network.nic_utilisation.directions == 4);
+  CHECK(network.nic_utilisation.idle_share == 0);
+  CHECK(network.nic_utilisation.above_quarter_share == (utilisation > 0.25 ? 1 : 0));
+  CHECK(network.nic_utilisation.mean == Approx(utilisation));
 }

@@ -1,0 +1,55 @@
+#pragma once
+// How loaded each link of the platform was over a run under the flows model (docs/network.md):
+// the time integral of each link direction's usage (the rates of the flows on it as SimGrid shares
+// it, the acknowledgement cross traffic of flows the other way included) over its bandwidth, and for the nodes' compute
+// cables how long each direction sat idle or above a quarter of its bandwidth, the figures Acme
+// reports for its InfiniBand NICs. Usage changes only when sharing does, so the engine samples
+// the links each time it reads new rates; only links that carry or just gained a flow are visited.
+#include "sim/engine/FlowStart.hpp"
+#include "sim/engine/PlatformBuilder.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+// One direction of a link ("<cable>_UP", "<cable>_DOWN") or a shared link, as loaded over the run.
+struct LinkUse {
+  std::string name;
+  double bandwidth_Bps = 0;
+  double mean_utilisation = 0; // time-weighted over the run
+};
+
+struct NetworkLoad {
+  double span_s = 0;
+  std::vector<LinkUse> links; // every link that carried traffic, busiest first (ties by name)
+  // Directions of the nodes' compute cables (a node's compute NICs taken together), time-weighted
+  // over the run: the share of time with no traffic, above a quarter of the bandwidth, and the mean.
+  std::size_t nic_directions = 0;
+  double nic_idle_share = 0;
+  double nic_above_quarter_share = 0;
+  double nic_mean_utilisation = 0;
+};
+
+class LinkLoads {
+public:
+  explicit LinkLoads(const Platform& platform);
+  ~LinkLoads();
+  LinkLoads(const LinkLoads&) = delete;
+  LinkLoads& operator=(const LinkLoads&) = delete;
+
+  // Call for each flow started: its route and, with cross traffic, the route back carry it.
+  void flow_started(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  // The rates SimGrid solved last hold from `t` on (call when they are fresh, booking them at the
+  // date of the change they follow).
+  void sample(double t);
+  // The run ended at `t`: every link's load up to then.
+  NetworkLoad finish(double t);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace acmesim
