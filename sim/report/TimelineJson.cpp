@@ -145,6 +145,16 @@ void failures(EventStream& events, const Topology& topology, const std::vector<F
   }
 }
 
+// Each change of a training job's speed as an instant across the first node it holds (none with
+// the network model off).
+void speed_marks(EventStream& events, const RunTimeline& timeline)
+{
+  for (const SpeedMark& m : timeline.speed_marks())
+    events.add(fmt::format(
+        R"({{"name":"job {} speed","cat":"network","ph":"i","s":"p","pid":{},"tid":{},"ts":{},"args":{{"job":{},"slowdown_from":{},"slowdown_to":{}}}}})",
+        m.job, m.node + 1, HEALTH_LANE, micros(m.now_s), m.job, Json(m.from).dump(), Json(m.to).dump()));
+}
+
 // Mean GPUs busy, held by jobs (any state of a job's GPUs) and down, per utilisation bin.
 void counters(EventStream& events, const Ledger& ledger)
 {
@@ -182,6 +192,7 @@ void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunR
   node_intervals(events, topology, *timeline, result.makespan_s);
   failures(events, topology, result.run->statistics().applied_failures());
   gpu_pieces(events, result.run->jobs(), *timeline);
+  speed_marks(events, *timeline);
   const Json other{{"program", std::string("acmesim ") + VERSION},
                    {"scenario", scenario.name},
                    {"seed", scenario.seed},

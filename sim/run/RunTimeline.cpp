@@ -116,6 +116,13 @@ void RunTimeline::on(const GpusReturned& c)
     give_back_all(c.holder);
 }
 
+void RunTimeline::on(const SpeedChanged& c)
+{
+  const Holder& h = holder(c.job);
+  if (!h.nodes.empty())
+    speed_marks_.push_back(SpeedMark{c.now, c.job, h.nodes.front().node, c.from, c.to});
+}
+
 void RunTimeline::on(const AttemptEnded& c)
 {
   if (c.how == HoldEnd::Interrupted)

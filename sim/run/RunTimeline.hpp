@@ -45,6 +45,14 @@ struct NodeInterval {
   bool until_run_end = false;  // still open when the run ended: end_s is the makespan
 };
 
+// A training job's speed changed because what the network gives it changed (slowdown factors).
+struct SpeedMark {
+  double now_s = 0;
+  JobId job = 0;
+  NodeId node = 0; // the first node the job holds
+  double from = 1, to = 1;
+};
+
 class RunTimeline final : public RunObserver {
 public:
   explicit RunTimeline(const Topology& topology);
@@ -55,9 +63,12 @@ public:
   void on(const AttemptStarted& c) override { attempt_started(c.now, c.holder, c.shown); }
   void on(const AttemptEnded& c) override;
   void on(const NodeHealthChanged& c) override { node_health(c.now, c.node, c.to, c.cause); }
+  void on(const SpeedChanged& c) override;
 
   // In the order they ended.
   const std::vector<GpuPiece>& pieces() const { return pieces_; }
+  // In the order they happened.
+  const std::vector<SpeedMark>& speed_marks() const { return speed_marks_; }
   // In the order they ended, then those still open, closed at `run_end_s`, by node.
   std::vector<NodeInterval> node_intervals(double run_end_s) const;
 
@@ -96,6 +107,7 @@ private:
   std::unordered_map<JobId, Holder> holders_;
   std::unordered_map<JobId, std::uint32_t> attempts_; // by job shown
   std::vector<GpuPiece> pieces_;
+  std::vector<SpeedMark> speed_marks_;
   std::vector<NodeInterval> closed_;
   std::vector<std::optional<NodeInterval>> open_; // per node
 };
