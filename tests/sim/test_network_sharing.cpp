@@ -432,7 +432,8 @@ TEST_CASE("network: a job's end integrates its progress over the rates of its ri
   //  - B ends at 200 + 300 s = 658.713 s.
   //  - A: 200 s of work in [0, 200) at speed 1; 300 s of work in [200, 658.713) at s; the other
   //    500 s alone again at speed 1: end = 658.713 + 500 = 1000 + 300 (s - 1) = 1158.713 s.
-  const Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
+  Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
+  s.output.timeline = true;
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 200, 16, 300)}));
 
   const double slowdown = demand_Bps(2) / (0.97 * TINY_NIC_Bps / 2.1);
@@ -445,6 +446,23 @@ TEST_CASE("network: a job's end integrates its progress over the rates of its ri
   CHECK(r.run->jobs().record(0).end_s == Approx(end_a));
   CHECK(r.run->statistics().slowdown(0) == Approx(end_a / 1000));
   CHECK(r.run->statistics().slowdown(1) == Approx(slowdown));
+  // The timeline marks the changes, by job within an instant: at 200 both rings go from what the
+  // fabric alone would give (1) to sharing; at B's end A is alone again. Each on the job's first node.
+  const auto& marks = r.run->timeline()->speed_marks();
+  REQUIRE(marks.size() == 3);
+  CHECK(marks[0].job == 0);
+  CHECK(marks[0].node == 0);
+  CHECK(marks[1].job == 1);
+  CHECK(marks[1].node == 1);
+  for (const auto& m : {marks[0], marks[1]}) {
+    CHECK(m.now_s == Approx(200));
+    CHECK(m.from == 1);
+    CHECK(m.to == Approx(slowdown));
+  }
+  CHECK(marks[2].job == 0);
+  CHECK(marks[2].now_s == Approx(end_b));
+  CHECK(marks[2].from == Approx(slowdown));
+  CHECK(marks[2].to == 1);
 }
 
 // ---- 6. A single-node job depends on NVLink only ----
