@@ -10,7 +10,8 @@ STATE_COLOURS = [
     # overheads
     ("model_load", "#98df8a"), ("cpu_wait", "#bcbd22"), ("checkpoint", "#1f77b4"), ("restart", "#aec7e8"),
     # losses
-    ("lost_work", "#d62728"), ("detection", "#ff9896"), ("waiting_for_person", "#ff7f0e"), ("down", "#7f7f7f"),
+    ("lost_work", "#d62728"), ("detection", "#ff9896"), ("waiting_for_person", "#ff7f0e"), ("communication", "#e377c2"),
+    ("down", "#7f7f7f"),
     # capacity nobody used
     ("stranded", "#9467bd"), ("spare", "#c5b0d5"), ("idle", "#e5e5e5"),
 ]
@@ -36,6 +37,44 @@ def plot_run(results, facts, writer):
     else:
         note(f"{utilisation_path}: no such file; skipping the utilisation figure")
     plot_lost_gpu_hours(facts, suffix, writer)
+    slowdowns = read_slowdowns(os.path.join(results, "jobs.csv"))
+    if slowdowns:
+        plot_slowdown(slowdowns, suffix, writer)
+
+
+def read_slowdowns(path):
+    """{type: ([gpus...], [slowdown...])} of the GPU jobs that ran, from the slowdown column a run
+    with the network model writes; {} without it."""
+    jobs = {}
+
+    def take(line, row, col):
+        if "slowdown" not in col or row[col["jct_s"]] == "":
+            return
+        where = f"{path}:{line}"
+        gpus = number(row[col["gpus"]], where, "gpus")
+        if gpus <= 0:
+            return
+        sizes, factors = jobs.setdefault(row[col["type"]], ([], []))
+        sizes.append(gpus)
+        factors.append(number(row[col["slowdown"]], where, "slowdown"))
+
+    read_csv(path, ["type", "gpus", "jct_s"], take)
+    return jobs
+
+
+def plot_slowdown(jobs, suffix, writer):
+    """Each GPU job's slowdown (training wall time over its reference time) against its size."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for kind in ordered_types(jobs):
+        sizes, factors = jobs[kind]
+        ax.scatter(sizes, factors, s=10, alpha=0.6, color=TYPE_COLOURS.get(kind), label=f"{kind} (n={len(sizes):,})")
+    ax.set_xscale("log", base=2)
+    ax.axhline(1.0, color="0.75", linestyle=":", linewidth=0.8)
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("slowdown (wall time training / reference time)")
+    ax.set_title(f"Network slowdown of GPU jobs by size{suffix}", pad=14)
+    ax.legend(loc="upper left", fontsize="small")
+    writer.save(fig, "slowdown")
 
 
 def plot_utilisation(path, labels, suffix, writer):

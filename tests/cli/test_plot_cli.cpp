@@ -189,7 +189,8 @@ TEST_CASE("plot: the results of a real acmesim run plot")
   const fs::path dir = scratch() / "real-run";
   REQUIRE(run_acmesim("run --quiet --out " + quoted(dir)).exit_code == 0);
   const CliOutcome o = run_acmesim("plot " + quoted(dir) + " --out " + quoted(scratch() / "real-plots"));
-  std::set<std::string> expected{"wait_cdf", "jct_cdf", "lost_gpu_hours"};
+  // The default scenario runs with the network model: jobs.csv has each job's slowdown.
+  std::set<std::string> expected{"wait_cdf", "jct_cdf", "lost_gpu_hours", "slowdown"};
   if (fs::exists(dir / "utilisation.csv"))
     expected.insert("utilisation");
   check_figures(o, scratch() / "real-plots", expected, "png");
