@@ -22,6 +22,7 @@ run() {
   grep -E '^(jobs|makespan|wait|utilisation|failures|lost)' "$out/stdout"
 }
 run "easy-backfill" --set scheduler.name=easy-backfill
+run "easy-backfill, network model off" --set scheduler.name=easy-backfill --set network.model=off
 run "fifo" --set scheduler.name=fifo
 # Failures (default model), checkpoints of every pretraining job and recovery: the cost of
 # storage flows on the platform, failure handling and the scheduler's longer queues.
@@ -29,6 +30,8 @@ run "easy-backfill, failures + sync checkpoints, manual recovery" --set failures
   --set checkpoint.mode=sync --set recovery.name=manual
 run "easy-backfill, failures + async checkpoints, auto recovery" --set failures.model=acme \
   --set checkpoint.mode=async --set recovery.name=auto
+run "easy-backfill, failures + sync checkpoints, manual recovery, network model off" --set failures.model=acme \
+  --set checkpoint.mode=sync --set recovery.name=manual --set network.model=off
 # Stress: twice the pretraining and evaluation arrivals, far beyond capacity (queues of weeks):
 # the cost of EASY's backfill scan over a long queue.
 run "easy-backfill, overloaded" --set workload.synthetic.types.Pretrain.arrivals_per_hour=8 \
