@@ -1,8 +1,6 @@
 // The job counts and the wait and JCT statistics of summary.json.
 #include "sim/report/SummaryParts.hpp"
 
-#include <map>
-
 namespace acmesim {
 
 JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows)
@@ -29,23 +27,9 @@ JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows)
 
 TimesByType summarise_times(const Run& run, bool wait)
 {
-  const JobTable& jobs = run.jobs();
-  std::vector<double> all;
-  std::map<JobType, std::vector<double>> by_type;
-  for (JobId id = 0; id < jobs.count(); ++id) {
-    const Job& job = jobs.job(id);
-    const JobRecord& r = jobs.record(id);
-    if (job.cpu_only() || r.outcome != JobOutcome::Ended)
-      continue;
-    const double v = wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
-    all.push_back(v);
-    by_type[job.type].push_back(v);
-  }
-  TimesByType times;
-  times.all = TimeStats{summarise(std::move(all))};
-  for (auto& [type, values] : by_type)
-    times.by_type[type] = TimeStats{summarise(std::move(values))};
-  return times;
+  return summarise_by_type<TimeStats>(run, [wait](JobId, const Job& job, const JobRecord& r) {
+    return wait ? r.start_s - job.submit_s : r.end_s - job.submit_s;
+  });
 }
 
 } // namespace acmesim

@@ -2,30 +2,17 @@
 #include "sim/report/SummaryParts.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace acmesim {
 
-std::optional<NetworkSummary> summarise_network(const Scenario& scenario, const RunResult& result)
+std::optional<NetworkSummary> summarise_network(const RunResult& result)
 {
-  if (!scenario.network.on() || !result.network_load)
+  if (!result.network_load) // the network model is off
     return std::nullopt;
   const Run& run = *result.run;
-  const JobTable& jobs = run.jobs();
-  std::vector<double> all;
-  std::map<JobType, std::vector<double>> by_type;
-  for (JobId id = 0; id < jobs.count(); ++id) {
-    const Job& job = jobs.job(id);
-    if (job.cpu_only() || jobs.record(id).outcome != JobOutcome::Ended)
-      continue;
-    const double slowdown = run.statistics().slowdown(id);
-    all.push_back(slowdown);
-    by_type[job.type].push_back(slowdown);
-  }
   NetworkSummary network;
-  network.slowdown.all = SlowdownStats{summarise(std::move(all))};
-  for (auto& [type, values] : by_type)
-    network.slowdown.by_type[type] = SlowdownStats{summarise(std::move(values))};
+  network.slowdown = summarise_by_type<SlowdownStats>(
+      run, [&run](JobId id, const Job&, const JobRecord&) { return run.statistics().slowdown(id); });
   network.communication_gpu_hours = run.ledger().gpu_seconds(GpuState::Communication) / 3600.0;
 
   const NetworkLoad& load = *result.network_load;

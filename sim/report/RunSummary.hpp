@@ -27,14 +27,19 @@ constexpr auto json_fields(const TimeStats*)
   return fields<T>("count mean p50 p95 p99 max", &T::count, &T::mean, &T::p50, &T::p95, &T::p99, &T::max);
 }
 
-struct TimesByType {
-  TimeStats all;
-  ByName<JobType, TimeStats> by_type; // types with GPU jobs only
+// A statistic of the GPU jobs that ran, overall and per job type.
+template <typename Stats>
+struct ByJobType {
+  Stats all;
+  ByName<JobType, Stats> by_type; // types with GPU jobs only
 };
-constexpr auto json_fields(const TimesByType*)
+template <typename Stats>
+constexpr auto json_fields(const ByJobType<Stats>*)
 {
-  return fields<TimesByType>("all by_type", &TimesByType::all, &TimesByType::by_type);
+  using T = ByJobType<Stats>;
+  return fields<T>("all by_type", &T::all, &T::by_type);
 }
+using TimesByType = ByJobType<TimeStats>;
 
 struct JobCounts {
   std::size_t total = 0, gpu = 0, cpu_only = 0, rejected = 0, skipped_rows = 0;
@@ -199,14 +204,7 @@ constexpr auto json_fields(const SlowdownStats*)
   return fields<T>("count mean p50 p95 max", &T::count, &T::mean, &T::p50, &T::p95, &T::max);
 }
 
-struct SlowdownsByType {
-  SlowdownStats all;
-  ByName<JobType, SlowdownStats> by_type; // types with GPU jobs only
-};
-constexpr auto json_fields(const SlowdownsByType*)
-{
-  return fields<SlowdownsByType>("all by_type", &SlowdownsByType::all, &SlowdownsByType::by_type);
-}
+using SlowdownsByType = ByJobType<SlowdownStats>;
 
 // One direction of a link and its load over the run (LinkLoads.hpp).
 struct BusyLink {

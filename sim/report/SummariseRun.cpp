@@ -27,7 +27,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.evaluation = summarise_evaluation(scenario, run);
   summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),
                                     share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))};
-  if (auto network_part = summarise_network(scenario, result))
+  if (auto network_part = summarise_network(result))
     summary.network = std::move(*network_part);
   const EngineCounters& engine = run.engine();
   summary.engine = EngineSummary{engine.scheduler_calls, engine.instants, engine.max_queue_length};

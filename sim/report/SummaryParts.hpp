@@ -5,6 +5,9 @@
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Run.hpp"
 
+#include <map>
+#include <vector>
+
 namespace acmesim {
 
 // Useful time and effective training time ratio (useful / wall time from first start to end) of
@@ -17,6 +20,29 @@ struct JobTimeSplit {
 JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats);
 
 JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows);
+// `value(job, record)` of each GPU job that ran, overall and per job type: the jobs summary.json's
+// wait_s, jct_s and network slowdown describe.
+template <typename Stats, typename Value>
+ByJobType<Stats> summarise_by_type(const Run& run, Value value)
+{
+  const JobTable& jobs = run.jobs();
+  std::vector<double> all;
+  std::map<JobType, std::vector<double>> by_type;
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const Job& job = jobs.job(id);
+    const JobRecord& r = jobs.record(id);
+    if (job.cpu_only() || r.outcome != JobOutcome::Ended)
+      continue;
+    const double v = value(id, job, r);
+    all.push_back(v);
+    by_type[job.type].push_back(v);
+  }
+  ByJobType<Stats> result;
+  result.all = Stats{summarise(std::move(all))};
+  for (auto& [type, values] : by_type)
+    result.by_type[type] = Stats{summarise(std::move(values))};
+  return result;
+}
 // Wait (or JCT) of the GPU jobs that ran, overall and per job type.
 TimesByType summarise_times(const Run& run, bool wait);
 // GPU-hours of `states` (and their total) from the ledger.
@@ -31,7 +57,7 @@ TrainingSummary summarise_training(const Run& run);
 std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
 // Slowdowns per job type, communication GPU-hours, the busiest links and the NICs' load;
 // nullopt with the network model off.
-std::optional<NetworkSummary> summarise_network(const Scenario& scenario, const RunResult& result);
+std::optional<NetworkSummary> summarise_network(const RunResult& result);
 
 template <typename States>
 StateHours summarise_hours(const Ledger& ledger, const States& states, bool network_on)
