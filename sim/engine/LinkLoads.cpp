@@ -2,12 +2,16 @@
 
 #include "sim/engine/PlatformRings.hpp"
 
+#include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include <boost/container_hash/hash.hpp>
+
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 namespace acmesim {
 
@@ -27,7 +31,18 @@ struct Tracked {
   double used_bytes = 0;     // integral of usage over time
   double idle_s = 0;
   double above_quarter_s = 0;
-  bool listed = false;       // in the visit list of the next sample
+  bool listed = false;       // in the visit list of the sample under way
+};
+
+using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
+using Route = std::vector<std::size_t>; // link indices
+
+struct Flow {
+  sg4::CommPtr comm; // its state tells that the flow ended
+  const simgrid::kernel::resource::Action* action;
+  const Route* route;
+  const Route* back; // loaded by cross traffic
+  double rate_Bps = 0; // as last sampled
 };
 
 } // namespace
@@ -35,19 +50,33 @@ struct Tracked {
 struct LinkLoads::Impl {
   std::vector<Tracked> links; // by name
   std::unordered_map<const sg4::Link*, std::size_t> index;
-  std::vector<std::size_t> visit; // links carrying traffic, and links a flow started on since
+  std::vector<Flow> flows;        // started and not yet seen ended
+  std::vector<std::size_t> visit; // links to read at the sample under way
+  // The links of each route a flow took, by index: asking SimGrid for a route costs more than the
+  // flow itself, and the same node pairs come back at every checkpoint and restart. Node-based
+  // containers: flows point at their routes.
+  std::unordered_map<HostPair, Route, boost::hash<HostPair>> routes;
 
-  void mark(const sg4::Host* from, const sg4::Host* to)
+  const Route& route(const sg4::Host* from, const sg4::Host* to)
   {
-    std::vector<sg4::Link*> route;
-    from->route_to(to, route, nullptr);
-    for (const sg4::Link* link : route) {
-      const auto it = index.find(link);
-      if (it != index.end() && !links[it->second].listed) {
-        links[it->second].listed = true;
-        visit.push_back(it->second);
-      }
+    const auto [it, added] = routes.try_emplace({from, to});
+    if (added) {
+      std::vector<sg4::Link*> route;
+      from->route_to(to, route, nullptr);
+      for (const sg4::Link* link : route)
+        if (const auto known = index.find(link); known != index.end())
+          it->second.push_back(known->second);
     }
+    return it->second;
+  }
+
+  void mark(const Route& route)
+  {
+    for (const std::size_t i : route)
+      if (!links[i].listed) {
+        links[i].listed = true;
+        visit.push_back(i);
+      }
   }
 
   void advance(Tracked& l, double t)
@@ -77,26 +106,33 @@ LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
         impl_->links[impl_->index.at(link)].nic = true;
 }
 
-void LinkLoads::flow_started(const sg4::Host* from, const sg4::Host* to)
+void LinkLoads::flow_started(const StartedFlow& flow)
 {
-  impl_->mark(from, to);
-  impl_->mark(to, from);
+  impl_->flows.push_back(Flow{flow.comm, flow.action, &impl_->route(flow.from, flow.to), &impl_->route(flow.to, flow.from)});
 }
 
 LinkLoads::~LinkLoads() = default;
 
 void LinkLoads::sample(double t)
 {
-  std::vector<std::size_t> still;
+  // A link's usage is the sum of what its flows get: it changed only if one of them got another rate.
+  std::erase_if(impl_->flows, [this](Flow& flow) {
+    const bool ended = flow.comm->get_state() != sg4::Activity::State::STARTED;
+    const double rate = ended ? 0 : flow.action->get_rate();
+    if (rate != flow.rate_Bps) {
+      impl_->mark(*flow.route);
+      impl_->mark(*flow.back);
+      flow.rate_Bps = rate;
+    }
+    return ended;
+  });
   for (const std::size_t i : impl_->visit) {
     Tracked& l = impl_->links[i];
     impl_->advance(l, t);
     l.usage_Bps = l.link->get_usage() * FLOW_BANDWIDTH_FACTOR;
-    l.listed = l.usage_Bps > 0;
-    if (l.listed)
-      still.push_back(i);
+    l.listed = false;
   }
-  impl_->visit = std::move(still);
+  impl_->visit.clear();
 }
 
 NetworkLoad LinkLoads::finish(double t)

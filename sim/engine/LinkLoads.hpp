@@ -4,7 +4,8 @@
 // it, the acknowledgement cross traffic of flows the other way included) over its bandwidth, and for the nodes' compute
 // cables how long each direction sat idle or above a quarter of its bandwidth, the figures Acme
 // reports for its InfiniBand NICs. Usage changes only when sharing does, so the engine samples
-// the links each time it reads new rates; only links that carry or just gained a flow are visited.
+// the links each time it reads new rates; only the links of flows whose rate changed (started,
+// ended, or shared anew) are read again, the others keep their usage.
 #include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 
@@ -40,7 +41,7 @@ public:
   LinkLoads& operator=(const LinkLoads&) = delete;
 
   // Call for each flow started: its route and, with cross traffic, the route back carry it.
-  void flow_started(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  void flow_started(const StartedFlow& flow);
   // The rates SimGrid solved last hold from `t` on (call when they are fresh, booking them at the
   // date of the change they follow).
   void sample(double t);

@@ -3,7 +3,6 @@
 #include "sim/engine/RetiredComms.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
-#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -26,14 +25,6 @@ namespace {
 constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
 // Larger than any job sends: a ring flow ends only when it is cancelled.
 constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
-
-simgrid::kernel::resource::Model* network_model()
-{
-  for (auto* model : sg4::Engine::get_instance()->get_all_models())
-    if (model->get_name() == "Network_LegrandVelho")
-      return model;
-  throw std::logic_error("the flows model needs SimGrid's LV08 network model");
-}
 
 } // namespace
 
@@ -61,12 +52,10 @@ struct PlatformRings::Impl {
     sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
     comm->set_payload_size(ENDLESS_BYTES);
     comm->start();
-    if (started)
-      started(from, to);
-    Action& action = network_model()->get_started_action_set()->back();
-    if (action.get_activity() != comm->get_impl())
-      throw std::logic_error("a ring flow's action is not the last one started");
+    Action& action = action_of_started(*comm);
     action.set_bound(bound_Bps / FLOW_BANDWIDTH_FACTOR);
+    if (started)
+      started(StartedFlow{from, to, comm, &action});
     return {comm, &action};
   }
 };

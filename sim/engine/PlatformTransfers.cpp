@@ -110,7 +110,7 @@ void PlatformTransfers::start(TransferId id, const Allocation& allocation, doubl
     running.push_back(comm);
     comm->start();
     if (impl_->started)
-      impl_->started(from, to);
+      impl_->started(StartedFlow{from, to, comm, &action_of_started(*comm)});
   }
   if (running.empty())
     throw std::logic_error("a transfer over no node");

@@ -159,9 +159,7 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   std::optional<LinkLoads> loads;
   if (flows) {
     loads.emplace(platform);
-    const FlowStart started = [&loads](const simgrid::s4u::Host* from, const simgrid::s4u::Host* to) {
-      loads->flow_started(from, to);
-    };
+    const FlowStart started = [&loads](const StartedFlow& flow) { loads->flow_started(flow); };
     transfers.watch_flow_starts(started);
     rings.watch_flow_starts(started);
   }
