@@ -7,8 +7,6 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include <boost/container_hash/hash.hpp>
-
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
@@ -34,7 +32,6 @@ struct Tracked {
   bool listed = false;       // in the visit list of the sample under way
 };
 
-using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
 using Route = std::vector<std::size_t>; // link indices
 
 struct Flow {
@@ -52,22 +49,26 @@ struct LinkLoads::Impl {
   std::unordered_map<const sg4::Link*, std::size_t> index;
   std::vector<Flow> flows;        // started and not yet seen ended
   std::vector<std::size_t> visit; // links to read at the sample under way
-  // The links of each route a flow took, by index: asking SimGrid for a route costs more than the
-  // flow itself, and the same node pairs come back at every checkpoint and restart. Node-based
-  // containers: flows point at their routes.
-  std::unordered_map<HostPair, Route, boost::hash<HostPair>> routes;
+  // The links of the route between two hosts, by index, once a flow took it: asking SimGrid for a
+  // route costs more than the flow itself, and the same node pairs come back at every checkpoint
+  // and restart. A square table over the hosts, sized once (flows point into it).
+  std::unordered_map<const sg4::Host*, std::size_t> host_index;
+  std::size_t hosts = 0;
+  std::vector<Route> routes;
+  std::vector<char> resolved;
 
   const Route& route(const sg4::Host* from, const sg4::Host* to)
   {
-    const auto [it, added] = routes.try_emplace({from, to});
-    if (added) {
-      std::vector<sg4::Link*> route;
-      from->route_to(to, route, nullptr);
-      for (const sg4::Link* link : route)
+    const std::size_t k = host_index.at(from) * hosts + host_index.at(to);
+    if (!resolved[k]) {
+      resolved[k] = 1;
+      std::vector<sg4::Link*> hops;
+      from->route_to(to, hops, nullptr);
+      for (const sg4::Link* link : hops)
         if (const auto known = index.find(link); known != index.end())
-          it->second.push_back(known->second);
+          routes[k].push_back(known->second);
     }
-    return it->second;
+    return routes[k];
   }
 
   void mark(const Route& route)
@@ -93,6 +94,10 @@ struct LinkLoads::Impl {
 
 LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
 {
+  for (const sg4::Host* host : sg4::Engine::get_instance()->get_all_hosts())
+    impl_->host_index.emplace(host, impl_->hosts++);
+  impl_->routes.resize(impl_->hosts * impl_->hosts);
+  impl_->resolved.resize(impl_->hosts * impl_->hosts);
   std::vector<sg4::Link*> all = sg4::Engine::get_instance()->get_all_links();
   std::sort(all.begin(), all.end(), [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
   for (sg4::Link* link : all) {
