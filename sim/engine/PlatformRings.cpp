@@ -99,6 +99,22 @@ void PlatformRings::close(JobId job)
   impl_->changed();
 }
 
+// On the flows' actions, not their comms: SimGrid 3.32's Activity::resume leaves the comm marked
+// suspended, so that its next suspend() does nothing.
+void PlatformRings::pause(JobId job)
+{
+  for (auto& flow : impl_->rings.at(job))
+    flow.action->suspend();
+  impl_->changed();
+}
+
+void PlatformRings::resume(JobId job)
+{
+  for (auto& flow : impl_->rings.at(job))
+    flow.action->resume();
+  impl_->changed();
+}
+
 double PlatformRings::rate_Bps(JobId job) const
 {
   const auto& flows = impl_->rings.at(job);

@@ -25,6 +25,9 @@ public:
 
   void open(JobId job, const Allocation& allocation, double bound_Bps) override;
   void close(JobId job) override;
+  // A paused ring's flows are suspended: SimGrid keeps them, with their bounds, out of sharing.
+  void pause(JobId job) override;
+  void resume(JobId job) override;
   double rate_Bps(JobId job) const override;
   double lone_flow_share() const override;
   // Rings still open (none once every job has ended).

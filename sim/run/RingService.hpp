@@ -15,6 +15,10 @@ public:
   // Opens the job's ring over the nodes of `allocation`, each flow carrying at most `bound_Bps`.
   virtual void open(JobId job, const Allocation& allocation, double bound_Bps) = 0;
   virtual void close(JobId job) = 0;
+  // The job stops sending for a while (a checkpoint) and sends again on the same nodes: its ring
+  // stays in place, carrying nothing, so that a pause costs no new flows.
+  virtual void pause(JobId job) = 0;
+  virtual void resume(JobId job) = 0;
   // The least bytes per second any flow of the job's ring gets now.
   virtual double rate_Bps(JobId job) const = 0;
   // The share of a node's compute cable that one flow gets with nothing else on it (the engine's

@@ -75,12 +75,6 @@ void TrainingJobs::account_training(JobId id, TrainingState& t)
   t.since = now;
 }
 
-void TrainingJobs::leave_training(JobId id, TrainingState& t)
-{
-  account_training(id, t);
-  speeds_.stop(id);
-}
-
 void TrainingJobs::network_changed()
 {
   for (const auto& [id, slowdown] : speeds_.slowdowns()) {
@@ -99,14 +93,17 @@ void TrainingJobs::on_timer(JobId id)
   TrainingState& t = state_.at(id);
   switch (core_.holders.phase(id)) {
     case JobPhase::Training: {
-      leave_training(id, t);
+      account_training(id, t);
       // The target is reached exactly (the timer was armed for it).
       const double work = core_.jobs.job(id).duration_s;
       t.progress_s = t.plan ? std::min(work, t.next_checkpoint_s) : work;
-      if (t.progress_s >= work)
+      if (t.progress_s >= work) {
+        speeds_.stop(id);
         finish(id, HoldEnd::Finished);
-      else
+      } else {
+        speeds_.pause(id); // training goes on after the checkpoint, on the same nodes
         checkpoint_due(id, t);
+      }
       return;
     }
     case JobPhase::Starting:
@@ -209,7 +206,8 @@ void TrainingJobs::interrupt(JobId id)
   const double now = core_.now();
   const bool training = core_.holders.phase(id) == JobPhase::Training;
   if (training)
-    leave_training(id, t);
+    account_training(id, t);
+  speeds_.stop(id); // the job leaves these nodes, training or paused for a checkpoint
   // Everything trained since the latest completed checkpoint is lost and will be recomputed. That
   // training ended now, or when the checkpoint under way began.
   const double lost = t.progress_s - t.committed_s;

@@ -67,8 +67,6 @@ private:
   void arm_training(JobId id, const TrainingState& t);
   // Brings progress up to now at the speed it trained at (publishes the stretch).
   void account_training(JobId id, TrainingState& t);
-  // Training stops (the job's ring leaves the fabric); progress is brought up to now.
-  void leave_training(JobId id, TrainingState& t);
   void checkpoint_due(JobId id, TrainingState& t);
   void start_transfer(JobId id, TrainingState& t, bool upload);
   void drop_transfers(TrainingState& t);

@@ -4,6 +4,7 @@
 #include "models/cluster/ClusterSpec.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace acmesim {
 
@@ -57,12 +58,28 @@ double TrainingSpeeds::start(JobId id)
 {
   if (!on())
     return 1;
+  if (const auto it = rings_.find(id); it != rings_.end()) {
+    if (!it->second.paused)
+      throw std::logic_error("job " + std::to_string(id) + " starts training while its ring sends");
+    it->second.paused = false;
+    setup_.rings->resume(id);
+    return it->second.speed.fabric_slowdown;
+  }
   const JobSpeed speed = speed_of(id);
   if (speed.demand_Bps > 0) {
     setup_.rings->open(id, core_.holders.allocation(id), speed.demand_Bps);
-    rings_.emplace(id, speed);
+    rings_.emplace(id, Ring{speed});
   }
   return speed.fabric_slowdown;
+}
+
+void TrainingSpeeds::pause(JobId id)
+{
+  const auto it = rings_.find(id);
+  if (it == rings_.end() || it->second.paused)
+    return;
+  it->second.paused = true;
+  setup_.rings->pause(id);
 }
 
 void TrainingSpeeds::stop(JobId id)
@@ -75,8 +92,9 @@ std::vector<std::pair<JobId, double>> TrainingSpeeds::slowdowns() const
 {
   std::vector<std::pair<JobId, double>> out;
   out.reserve(rings_.size());
-  for (const auto& [id, speed] : rings_)
-    out.emplace_back(id, contended_slowdown(speed, setup_.rings->rate_Bps(id)));
+  for (const auto& [id, ring] : rings_)
+    if (!ring.paused)
+      out.emplace_back(id, contended_slowdown(ring.speed, setup_.rings->rate_Bps(id)));
   return out;
 }
 

@@ -32,6 +32,8 @@ public:
   double start(JobId id);
   // The job stops training (a checkpoint, a failure, its end): its ring leaves the platform.
   void stop(JobId id);
+  // The job stops training for a while on the same GPUs (a checkpoint): its ring stays, idle.
+  void pause(JobId id);
   // The slowdown of each job with a ring, by id, from what its ring gets now.
   std::vector<std::pair<JobId, double>> slowdowns() const;
 
@@ -40,7 +42,11 @@ private:
 
   RunCore core_;
   SpeedSetup setup_;
-  std::map<JobId, JobSpeed> rings_; // jobs with a ring open, by id (slowdowns reads in this order)
+  struct Ring {
+    JobSpeed speed;
+    bool paused = false;
+  };
+  std::map<JobId, Ring> rings_; // jobs with a ring open, by id (slowdowns reads in this order)
 };
 
 } // namespace acmesim

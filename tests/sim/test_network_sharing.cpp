@@ -323,6 +323,51 @@ TEST_CASE("rings: two rings across the same oversubscribed leaf uplink each get 
   CHECK(got["B alone"] == Approx(alone));
 }
 
+TEST_CASE("rings: a paused ring carries nothing, and gets its share back when resumed, pause after pause", "[rings]")
+{
+  // The pod of the case above. Rings A (nodes 0, 2) and B (1, 3) share the uplinks: 11.548 GB/s
+  // each. While A is paused (a checkpoint write), B is alone on them: 23.095 GB/s; A resumed, both
+  // share again. The second pause must hold as the first did (a comm paused and resumed once must
+  // pause again).
+  PodSpec pod = seren_pod(4);
+  pod.fabric.leaf_radix = 3;
+  pod.fabric.nodes_per_leaf = 2;
+  RingBench bench(cluster_of(pod));
+  PlatformRings& rings = bench.rings();
+  std::map<std::string, double> got;
+  bench.at(0, [&] {
+    rings.open(0, whole_nodes({0, 2}), UNCAPPED_Bps);
+    rings.open(1, whole_nodes({1, 3}), UNCAPPED_Bps);
+  });
+  for (int pause = 1; pause <= 2; ++pause) {
+    const std::string n = std::to_string(pause);
+    bench.at(2 * pause - 1, [&rings, &got, n] {
+      got["B shared before pause " + n] = rings.rate_Bps(1);
+      rings.pause(0);
+    });
+    bench.at(2 * pause, [&rings, &got, n] {
+      got["B during pause " + n] = rings.rate_Bps(1);
+      rings.resume(0);
+    });
+  }
+  bench.at(5, [&] {
+    got["A resumed"] = rings.rate_Bps(0);
+    got["B after"] = rings.rate_Bps(1);
+    rings.close(0);
+    rings.close(1);
+  });
+  bench.run_until(6);
+  const double alone = 25e9 * 0.97 / 1.05;
+  const double shared = 25e9 * 0.97 / 2.1;
+  for (const char* n : {"1", "2"}) {
+    CHECK(got[std::string("B shared before pause ") + n] == Approx(shared));
+    CHECK(got[std::string("B during pause ") + n] == Approx(alone));
+  }
+  CHECK(got["A resumed"] == Approx(shared));
+  CHECK(got["B after"] == Approx(shared));
+  CHECK(rings.open_rings() == 0);
+}
+
 TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf uplink both slow to their demand over "
           "half a cable",
           "[network]")
@@ -382,8 +427,8 @@ TEST_CASE("network: an asynchronous checkpoint upload on Seren's shared NIC slow
   // through the compute NIC, the leaf, a spine, the spine's 25 GB/s storage cable and the 588 GB/s
   // storage service). One pretraining job of 16 GPUs and 1000 s, checkpointing asynchronously every
   // 600 s of training: a checkpoint is 12e6 params x 14 bytes = 168e6 bytes, 84e6 a node; the
-  // snapshot to host memory takes 84e6 / 0.084e9 = 1 s and blocks training (ring closed); then
-  // training resumes (ring open) while each node uploads its 84e6 bytes.
+  // snapshot to host memory takes 84e6 / 0.084e9 = 1 s and blocks training (ring paused); then
+  // training resumes (ring sending again) while each node uploads its 84e6 bytes.
   Scenario s = network_scenario(tiny_cluster(2, 2), "pack");
   s.cluster.pods[0].compute_nics = 1;
   s.cluster.pods[0].storage_nics = 0;
