@@ -224,7 +224,7 @@ void TrainingJobs::finish(JobId id, HoldEnd how)
   core_.jobs.ended(id, core_.now());
   core_.events.publish(AttemptEnded{core_.now(), id, id, how, false});
   core_.holders.release(id, JobPhase::Ended, id);
-  speeds_.stop(id); // given up outside training: no ring is open, and this does nothing
+  speeds_.stop(id); // no ring outlives its job (it went already when training ended or was cut)
   const auto it = state_.find(id);
   drop_transfers(it->second); // an upload may still run when training ends
   state_.erase(it);

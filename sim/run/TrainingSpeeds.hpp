@@ -26,26 +26,27 @@ public:
   TrainingSpeeds(RunCore core, SpeedSetup setup);
 
   bool on() const { return setup_.network && setup_.network->on(); }
-  // The job starts training on the GPUs it holds: its ring (several nodes) goes on the platform.
-  // Returns its slowdown with the fabric to itself; contention shows in slowdowns() once the
-  // engine reports that sharing changed.
+  // The job starts training on the GPUs it holds: its ring (several nodes) goes on the platform,
+  // or sends again if it was paused. Returns its slowdown with the fabric to itself; contention
+  // shows in slowdowns() once the engine reports that sharing changed.
   double start(JobId id);
-  // The job stops training (a checkpoint, a failure, its end): its ring leaves the platform.
-  void stop(JobId id);
   // The job stops training for a while on the same GPUs (a checkpoint): its ring stays, idle.
   void pause(JobId id);
-  // The slowdown of each job with a ring, by id, from what its ring gets now.
+  // The job leaves its GPUs (a failure, its end): its ring, sending or paused, leaves the platform.
+  void stop(JobId id);
+  // The slowdown of each job whose ring sends, by id, from what its ring gets now.
   std::vector<std::pair<JobId, double>> slowdowns() const;
 
 private:
   JobSpeed speed_of(JobId id) const;
 
-  RunCore core_;
-  SpeedSetup setup_;
   struct Ring {
     JobSpeed speed;
     bool paused = false;
   };
+
+  RunCore core_;
+  SpeedSetup setup_;
   std::map<JobId, Ring> rings_; // jobs with a ring open, by id (slowdowns reads in this order)
 };
 
