@@ -167,6 +167,16 @@ void check_calibrated(const std::vector<double>& rates, double cable_Bps)
   }
 }
 
+// 4 Seren nodes (one 25e9 B/s NIC), 2 to a 3-port leaf: 1 uplink of 25e9 B/s per leaf (2:1
+// oversubscribed), one spine.
+PodSpec two_leaves_one_uplink()
+{
+  PodSpec pod = seren_pod(4);
+  pod.fabric.leaf_radix = 3;
+  pod.fabric.nodes_per_leaf = 2;
+  return pod;
+}
+
 // ---- The training jobs of the whole runs ----
 // Their model: 12e6 parameters (model_sizes {1000 GPUs: 0.012 B}) with hidden_per_layer 1, so
 // hidden = cbrt(12e6 / 12) = 100 = layers; 1000 tokens and 1 s of compute a step, nothing hiding
@@ -292,10 +302,7 @@ TEST_CASE("rings: two rings across the same oversubscribed leaf uplink each get 
   //    and 3 -> 1 (0.05 each), 2.1 x <= 25e9 (the same on the three other uplink directions), the
   //    node cables only 1.05 x: x = 25e9 / 2.1, rate 0.97 x that = 11.548 GB/s each, half.
   //  - A gone: B alone, 23.095 GB/s again.
-  PodSpec pod = seren_pod(4);
-  pod.fabric.leaf_radix = 3;
-  pod.fabric.nodes_per_leaf = 2;
-  RingBench bench(cluster_of(pod));
+  RingBench bench(cluster_of(two_leaves_one_uplink()));
   REQUIRE(bench.topology().leaf_count() == 2);
   REQUIRE(bench.topology().spine_count() == 1);
   PlatformRings& rings = bench.rings();
@@ -329,10 +336,7 @@ TEST_CASE("rings: a paused ring carries nothing, and gets its share back when re
   // each. While A is paused (a checkpoint write), B is alone on them: 23.095 GB/s; A resumed, both
   // share again. The second pause must hold as the first did (a comm paused and resumed once must
   // pause again).
-  PodSpec pod = seren_pod(4);
-  pod.fabric.leaf_radix = 3;
-  pod.fabric.nodes_per_leaf = 2;
-  RingBench bench(cluster_of(pod));
+  RingBench bench(cluster_of(two_leaves_one_uplink()));
   PlatformRings& rings = bench.rings();
   std::map<std::string, double> got;
   bench.at(0, [&] {
