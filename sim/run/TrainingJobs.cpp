@@ -98,8 +98,7 @@ void TrainingJobs::on_timer(JobId id)
       const double work = core_.jobs.job(id).duration_s;
       t.progress_s = t.plan ? std::min(work, t.next_checkpoint_s) : work;
       if (t.progress_s >= work) {
-        speeds_.stop(id);
-        finish(id, HoldEnd::Finished);
+        finish(id, HoldEnd::Finished); // takes its ring off
       } else {
         speeds_.pause(id); // training goes on after the checkpoint, on the same nodes
         checkpoint_due(id, t);
@@ -224,7 +223,7 @@ void TrainingJobs::finish(JobId id, HoldEnd how)
   core_.jobs.ended(id, core_.now());
   core_.events.publish(AttemptEnded{core_.now(), id, id, how, false});
   core_.holders.release(id, JobPhase::Ended, id);
-  speeds_.stop(id); // no ring outlives its job (it went already when training ended or was cut)
+  speeds_.stop(id); // its ring, if it trained to its end (an interruption took it off already)
   const auto it = state_.find(id);
   drop_transfers(it->second); // an upload may still run when training ends
   state_.erase(it);
