@@ -20,9 +20,11 @@ simgrid::kernel::resource::Model* network_model()
 
 } // namespace
 
-simgrid::kernel::resource::Action& action_of_started(const simgrid::s4u::Comm& comm)
+simgrid::kernel::resource::Action& StartedActions::of(const simgrid::s4u::Comm& comm) const
 {
-  auto* started = network_model()->get_started_action_set();
+  if (!model_)
+    model_ = network_model();
+  auto* started = model_->get_started_action_set();
   if (started->empty() || started->back().get_activity() != comm.get_impl())
     throw std::logic_error("a flow's action is not the last one started");
   return started->back();

@@ -18,8 +18,16 @@ struct StartedFlow {
 
 using FlowStart = std::function<void(const StartedFlow&)>;
 
-// The network action of a comm started just now from maestro: SimGrid puts it last in its network
-// model's started set (the public API gives no other way to reach it). Throws if it is not there.
-simgrid::kernel::resource::Action& action_of_started(const simgrid::s4u::Comm& comm);
+// The network actions of comms started from maestro: SimGrid puts a comm's action last in its
+// network model's started set (the public API gives no other way to reach it). The model is looked
+// up once, at the first flow.
+class StartedActions {
+public:
+  // The action of `comm`, started just now; throws if it is not the last one.
+  simgrid::kernel::resource::Action& of(const simgrid::s4u::Comm& comm) const;
+
+private:
+  mutable simgrid::kernel::resource::Model* model_ = nullptr;
+};
 
 } // namespace acmesim

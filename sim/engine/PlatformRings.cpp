@@ -46,13 +46,14 @@ struct PlatformRings::Impl {
   };
   std::map<JobId, std::vector<Flow>> rings;
   RetiredComms retired;
+  StartedActions actions;
 
   Flow start_flow(sg4::Host* from, sg4::Host* to, double bound_Bps) const
   {
     sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
     comm->set_payload_size(ENDLESS_BYTES);
     comm->start();
-    Action& action = action_of_started(*comm);
+    Action& action = actions.of(*comm);
     action.set_bound(bound_Bps / FLOW_BANDWIDTH_FACTOR);
     if (started)
       started(StartedFlow{from, to, comm, &action});

@@ -35,6 +35,7 @@ struct PlatformTransfers::Impl {
   std::map<TransferId, std::vector<sg4::CommPtr>> flows;
   std::unordered_map<const sg4::Activity*, TransferId> owner;
   RetiredComms retired;
+  StartedActions actions;
 
   void on_completion(const sg4::Activity& activity)
   {
@@ -110,7 +111,7 @@ void PlatformTransfers::start(TransferId id, const Allocation& allocation, doubl
     running.push_back(comm);
     comm->start();
     if (impl_->started)
-      impl_->started(StartedFlow{from, to, comm, &action_of_started(*comm)});
+      impl_->started(StartedFlow{from, to, comm, &impl_->actions.of(*comm)});
   }
   if (running.empty())
     throw std::logic_error("a transfer over no node");
