@@ -37,7 +37,7 @@ void EasyBackfillScheduler::on_started(const ClusterView& view, JobId job)
   expected_end_of_.emplace(job, end);
 }
 
-void EasyBackfillScheduler::on_finished(JobId job)
+void EasyBackfillScheduler::on_finished(const ClusterView&, JobId job)
 {
   reservation_.reset();
   unchanged_since_idle_pass_ = false;
@@ -102,46 +102,53 @@ void EasyBackfillScheduler::schedule(const ClusterView& view, const std::vector<
 void EasyBackfillScheduler::backfill(const ClusterView& view, JobId head_id, std::set<JobId>::const_iterator it,
                                      int depth)
 {
-  const Job& head = view.job(head_id);
-  Reservation& reservation = reservation_for(view, head_id);
-  CapacityProfile& at_shadow = reservation.at_shadow;
-  const double shadow_time = reservation.shadow_time;
-  const auto& queue = view.queue();
-
-  // GPU counts of long candidates refused since the last start: placement is a function of
-  // the cluster state, so until something starts, the same request would be refused again.
-  std::vector<int> refused_long;
-  bool started = false;
-  for (int examined = 0; it != queue.end() && examined < depth; ++it, ++examined) {
-    if (mirror().free_gpus_total() == 0)
+  BackfillPass pass = backfill_pass(view, head_id);
+  const auto end = view.queue().end();
+  for (int examined = 0; it != end && examined < depth; ++examined)
+    if (!pass.consider(*it++))
       break;
-    const Job& candidate = view.job(*it);
-    if (!may_fit(candidate.gpus))
-      continue;
-    if (view.now() + estimate(candidate) <= shadow_time) {
-      if (try_start(view, *it)) {
-        refused_long.clear();
-        started = true;
-      }
-      continue;
+  unchanged_since_idle_pass_ = !pass.started();
+}
+
+EasyBackfillScheduler::BackfillPass::BackfillPass(EasyBackfillScheduler& s, const ClusterView& view, JobId head)
+    : s_(s)
+    , view_(view)
+    , head_(view.job(head))
+    , at_shadow_(s.reservation_for(view, head).at_shadow)
+    , shadow_time_(s.reservation_->shadow_time)
+{
+}
+
+bool EasyBackfillScheduler::BackfillPass::consider(JobId id)
+{
+  if (s_.mirror().free_gpus_total() == 0)
+    return false;
+  const Job& candidate = view_.job(id);
+  if (!s_.may_fit(candidate.gpus))
+    return true;
+  if (view_.now() + s_.estimate(candidate) <= shadow_time_) {
+    if (s_.try_start(view_, id)) {
+      refused_long_.clear();
+      started_ = true;
     }
-    if (std::find(refused_long.begin(), refused_long.end(), candidate.gpus) != refused_long.end())
-      continue;
-    // Runs past the shadow time: allowed only on GPUs the head does not need then.
-    Allocation allocation = placement().place(mirror(), candidate.gpus);
-    if (allocation.empty())
-      continue;
-    at_shadow.take(allocation);
-    if (!at_shadow.fits(head.gpus)) {
-      at_shadow.give_back(allocation);
-      refused_long.push_back(candidate.gpus);
-      continue;
-    }
-    start_on(view, *it, std::move(allocation));
-    refused_long.clear();
-    started = true;
+    return true;
   }
-  unchanged_since_idle_pass_ = !started;
+  if (std::find(refused_long_.begin(), refused_long_.end(), candidate.gpus) != refused_long_.end())
+    return true;
+  // Runs past the shadow time: allowed only on GPUs the head does not need then.
+  Allocation allocation = s_.placement().place(s_.mirror(), candidate.gpus);
+  if (allocation.empty())
+    return true;
+  at_shadow_.take(allocation);
+  if (!at_shadow_.fits(head_.gpus)) {
+    at_shadow_.give_back(allocation);
+    refused_long_.push_back(candidate.gpus);
+    return true;
+  }
+  s_.start_on(view_, id, std::move(allocation));
+  refused_long_.clear();
+  started_ = true;
+  return true;
 }
 
 } // namespace acmesim

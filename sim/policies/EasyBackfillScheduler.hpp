@@ -19,7 +19,9 @@ namespace acmesim {
 // bounds the cost of a pass when evaluation bursts make the queue long.
 // A candidate is tried on the nodes the placement policy picks for it now; if those nodes
 // would delay the reservation the candidate is skipped, even if other nodes would not.
-class EasyBackfillScheduler final : public QueueScheduler {
+// The queue order is submission order; a subclass may pass jobs in another order (priority)
+// through start_in_order() and backfill_pass().
+class EasyBackfillScheduler : public QueueScheduler {
 public:
   EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                         double runtime_estimate_factor, int backfill_depth);
@@ -27,8 +29,32 @@ public:
 protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
   void on_started(const ClusterView& view, JobId job) override;
-  void on_finished(JobId job) override;
+  void on_finished(const ClusterView& view, JobId job) override;
   void on_cluster_changed() override;
+
+  // The backfill scan of one pass behind `head`, the first job in queue order that did not fit:
+  // candidates are offered one by one, in queue order. consider() starts the candidate if EASY
+  // allows it and returns false once nothing more can start (no GPU is free).
+  class BackfillPass {
+  public:
+    bool consider(JobId candidate);
+    bool started() const { return started_; }
+
+  private:
+    friend class EasyBackfillScheduler;
+    BackfillPass(EasyBackfillScheduler& s, const ClusterView& view, JobId head);
+    EasyBackfillScheduler& s_;
+    const ClusterView& view_;
+    const Job& head_;
+    CapacityProfile& at_shadow_;
+    double shadow_time_;
+    // GPU counts of long candidates refused since the last start: placement is a function of
+    // the cluster state, so until something starts, the same request would be refused again.
+    std::vector<int> refused_long_;
+    bool started_ = false;
+  };
+  BackfillPass backfill_pass(const ClusterView& view, JobId head) { return BackfillPass(*this, view, head); }
+  int backfill_depth() const { return backfill_depth_; }
 
 private:
   // The head's reservation: when it can start and the capacity at that time minus what

@@ -20,6 +20,8 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
   for (const auto& event : events) {
     if (event.kind == EventKind::NodeDown || event.kind == EventKind::NodeUp)
       cluster_changed = true;
+    if (event.kind == EventKind::JobSubmitted)
+      on_queued(view, event.job);
     if (event.kind != EventKind::JobFinished && event.kind != EventKind::JobRequeued)
       continue;
     auto it = allocations_.find(event.job);
@@ -30,7 +32,9 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
     else
       mirror_.give_back(it->second);
     allocations_.erase(it);
-    on_finished(event.job);
+    on_finished(view, event.job);
+    if (event.kind == EventKind::JobRequeued)
+      on_queued(view, event.job);
   }
   if (cluster_changed)
     resync(view);
@@ -45,7 +49,8 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
 }
 
 void QueueScheduler::on_started(const ClusterView&, JobId) {}
-void QueueScheduler::on_finished(JobId) {}
+void QueueScheduler::on_finished(const ClusterView&, JobId) {}
+void QueueScheduler::on_queued(const ClusterView&, JobId) {}
 void QueueScheduler::on_cluster_changed() {}
 
 void QueueScheduler::resync(const ClusterView& view)

@@ -22,8 +22,11 @@ protected:
   virtual void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) = 0;
   // Hooks for subclasses that track running jobs.
   virtual void on_started(const ClusterView& view, JobId job);
-  // A job it started finished or was requeued after a failure.
-  virtual void on_finished(JobId job);
+  // A job it started finished or was requeued after a failure (at view.now()).
+  virtual void on_finished(const ClusterView& view, JobId job);
+  // A job entered the queue: submitted, or requeued after a failure (called for every such
+  // event, also when the pass that follows has nothing to do).
+  virtual void on_queued(const ClusterView& view, JobId job);
   // Nodes left or entered service or allocations changed: the mirror was just rebuilt.
   virtual void on_cluster_changed();
 
