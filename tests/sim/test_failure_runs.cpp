@@ -118,6 +118,28 @@ TEST_CASE("manual recovery of a job without checkpoints: every lost GPU-second w
   check_ledger_total(r);
 }
 
+TEST_CASE("multifactor with manual recovery: the requeued pretraining job holds the reservation and evaluation backfills")
+{
+  // As above, j0 (pretraining, both nodes) loses tiny-n1 at 3000 and is resubmitted at 3660.
+  // j1 (evaluation, 8 GPUs, 100 s) arrives at 3650 and takes tiny-n1, back since 3100, to 3750.
+  // At 3660 j0 comes first by priority but does not fit before 3750: it is reserved then, and j2
+  // (evaluation, 8 GPUs, 50 s, queued since 3655) backfills on tiny-n0, ending at 3710.
+  Scenario s = with_spare(hand_built_scenario(tiny_cluster(2, 2), "multifactor"), "manual",
+                             {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 10000, JobType::Pretrain),
+                                          make_job(1, 3650, 8, 100, JobType::Eval),
+                                          make_job(2, 3655, 8, 50, JobType::Eval)});
+  const RunResult r = run_simulation(s, w);
+
+  const JobTable& jobs = r.run->jobs();
+  CHECK(jobs.record(1).start_s == 3650);
+  CHECK(jobs.record(2).start_s == 3660);
+  CHECK(jobs.record(2).end_s == 3710);
+  CHECK(jobs.record(0).end_s == Approx(3750 + 60 + 10000));
+  CHECK(r.run->ledger().gpu_seconds(GpuState::LostWork) == Approx(16 * 3000));
+  check_ledger_total(r);
+}
+
 TEST_CASE("auto recovery with synchronous checkpoints: lost work is what was trained since the last checkpoint")
 {
   // Checkpoints end at 1000 + w and 2000 + 2w (w: one write). tiny-n1 crashes at 2500: the job

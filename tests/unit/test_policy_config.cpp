@@ -46,3 +46,14 @@ TEST_CASE("a parameter the chosen scheduler does not declare is rejected")
   CHECK(easy.key == "scheduler.depth");
   CHECK_THAT(easy.message, Contains("runtime_estimate_factor") && Contains("backfill_depth"));
 }
+
+TEST_CASE("multifactor's QoS of a job type is a factor between 0 and 1")
+{
+  const Scenario s = load(SEREN + WORKLOAD + "scheduler: {name: multifactor, qos_eval: 0.25}\n");
+  CHECK(s.scheduler.params.at("qos_eval") == 0.25);
+  CHECK(s.scheduler.params.at("qos_pretrain") == 1.0);
+  const Diagnostic d = single_error(SEREN + WORKLOAD + "scheduler: {name: multifactor, qos_eval: 1.5}\n");
+  CHECK(d.key == "scheduler.qos_eval");
+  CHECK(d.value == "1.5");
+  CHECK_THAT(d.message, Contains("between 0 and 1"));
+}
