@@ -8,14 +8,19 @@
 
 namespace acmesim {
 
+std::vector<ParamSpec> easy_backfill_params()
+{
+  return {{"runtime_estimate_factor",
+           "runtime estimate = real duration x this factor (1 = perfect estimates; > 1 models user over-estimates)", 1.0,
+           1.0, 1e6, false},
+          {"backfill_depth", "queued jobs examined for backfilling per scheduling pass", 1000, 1, 1e9, true}};
+}
+
 const Registration easy_backfill(
     scheduler_registry(),
     {"easy-backfill",
      "EASY backfilling: the queue head holds a reservation, later jobs start early only if they do not delay it",
-     {{"runtime_estimate_factor",
-       "runtime estimate = real duration x this factor (1 = perfect estimates; > 1 models user over-estimates)", 1.0,
-       1.0, 1e6, false},
-      {"backfill_depth", "queued jobs examined for backfilling per scheduling pass", 1000, 1, 1e9, true}}},
+     easy_backfill_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
       return std::make_unique<EasyBackfillScheduler>(topology, std::move(placement),
                                                      params.number("runtime_estimate_factor"),

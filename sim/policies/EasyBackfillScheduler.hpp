@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/policies/PolicySpec.hpp"
 #include "sim/policies/QueueScheduler.hpp"
 
 #include <optional>
@@ -6,6 +7,10 @@
 #include <utility>
 
 namespace acmesim {
+
+// The parameters of EASY's reservation and backfill scan (runtime_estimate_factor,
+// backfill_depth), declared once for every scheduler built on it.
+std::vector<ParamSpec> easy_backfill_params();
 
 // EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001). Jobs start in queue order while
 // they fit. The first job that does not fit gets a reservation at the earliest time enough

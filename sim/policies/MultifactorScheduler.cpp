@@ -37,11 +37,8 @@ std::vector<ParamSpec> multifactor_params()
   // Slurm's defaults where it has one (PriorityMaxAge, PriorityDecayHalfLife, PriorityCalcPeriod,
   // PriorityFavorSmall); its weights default to 0, so the weights here are assumptions: QoS
   // first, then fair share and age, job size off.
-  std::vector<ParamSpec> params = {
-      {"runtime_estimate_factor", "runtime estimate = real duration x this factor, for the reservation (as easy-backfill)",
-       1.0, 1.0, 1e6, false},
-      {"backfill_depth", "queued jobs examined for backfilling per scheduling pass (as easy-backfill)", 1000, 1, 1e9,
-       true},
+  std::vector<ParamSpec> params = easy_backfill_params();
+  params.insert(params.end(), {
       {"weight_age", "weight of the age factor (Slurm's PriorityWeightAge)", 1000, 0, 1e9, false},
       {"max_age_s", "queue time at which the age factor reaches 1 (PriorityMaxAge)", 7 * DAY_S, 1, 1e9, false},
       {"weight_fair_share", "weight of the fair-share factor (PriorityWeightFairshare)", 1000, 0, 1e9, false},
@@ -52,7 +49,7 @@ std::vector<ParamSpec> multifactor_params()
       {"weight_qos", "weight of the QoS factor (PriorityWeightQOS)", 10000, 0, 1e9, false},
       {"calc_period_s", "priorities of queued jobs are computed again this often (PriorityCalcPeriod)", 300, 1, 1e9,
        false},
-  };
+  });
   for (const JobType type : enum_values<JobType>())
     params.push_back({qos_param(type), "QoS factor of " + std::string(to_string(type)) + " jobs",
                       DEFAULT_QOS[static_cast<std::size_t>(type)], 0, 1, false});
