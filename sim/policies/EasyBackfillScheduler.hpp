@@ -24,8 +24,8 @@ std::vector<ParamSpec> easy_backfill_params();
 // bounds the cost of a pass when evaluation bursts make the queue long.
 // A candidate is tried on the nodes the placement policy picks for it now; if those nodes
 // would delay the reservation the candidate is skipped, even if other nodes would not.
-// The queue order is submission order; a subclass may pass jobs in another order (priority)
-// through start_in_order() and backfill_pass().
+// The queue order is submission order; a subclass may offer jobs in another order (priority:
+// MultifactorScheduler) to backfill_pass().
 class EasyBackfillScheduler : public QueueScheduler {
 public:
   EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,

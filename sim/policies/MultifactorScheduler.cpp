@@ -11,17 +11,24 @@ namespace acmesim {
 
 namespace {
 
-// QoS value of each job type unless the scenario sets it, by JobType. An assumption: Acme
-// reserved most of each cluster for pretraining and submitted evaluation at low priority into
-// spare capacity (NSDI'24 §3.2); its Slurm settings are not published.
-constexpr std::array<double, enum_values<JobType>().size()> DEFAULT_QOS = {
-    1.0, // Pretrain
-    0.0, // Eval
-    0.5, // SFT
-    0.5, // MLLM
-    0.5, // Debug
-    0.5, // Other
-};
+// QoS value of a job type unless the scenario sets it. An assumption: Acme reserved most of each
+// cluster for pretraining and submitted evaluation at low priority into spare capacity (NSDI'24
+// §3.2); its Slurm settings are not published.
+double default_qos(JobType type)
+{
+  switch (type) {
+    case JobType::Pretrain:
+      return 1.0;
+    case JobType::Eval:
+      return 0.0;
+    case JobType::SFT:
+    case JobType::MLLM:
+    case JobType::Debug:
+    case JobType::Other:
+      return 0.5;
+  }
+  return 0.5;
+}
 
 std::string qos_param(JobType type)
 {
@@ -52,7 +59,7 @@ std::vector<ParamSpec> multifactor_params()
   });
   for (const JobType type : enum_values<JobType>())
     params.push_back({qos_param(type), "QoS factor of " + std::string(to_string(type)) + " jobs",
-                      DEFAULT_QOS[static_cast<std::size_t>(type)], 0, 1, false});
+                      default_qos(type), 0, 1, false});
   return params;
 }
 
