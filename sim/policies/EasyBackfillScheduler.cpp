@@ -119,8 +119,7 @@ EasyBackfillScheduler::BackfillPass::BackfillPass(EasyBackfillScheduler& s, cons
     : s_(s)
     , view_(view)
     , head_(view.job(head))
-    , at_shadow_(s.reservation_for(view, head).at_shadow)
-    , shadow_time_(s.reservation_->shadow_time)
+    , reservation_(s.reservation_for(view, head))
 {
 }
 
@@ -131,7 +130,7 @@ bool EasyBackfillScheduler::BackfillPass::consider(JobId id)
   const Job& candidate = view_.job(id);
   if (!s_.may_fit(candidate.gpus))
     return true;
-  if (view_.now() + s_.estimate(candidate) <= shadow_time_) {
+  if (view_.now() + s_.estimate(candidate) <= reservation_.shadow_time) {
     if (s_.try_start(view_, id)) {
       refused_long_.clear();
       started_ = true;
@@ -144,9 +143,9 @@ bool EasyBackfillScheduler::BackfillPass::consider(JobId id)
   Allocation allocation = s_.placement().place(s_.mirror(), candidate.gpus);
   if (allocation.empty())
     return true;
-  at_shadow_.take(allocation);
-  if (!at_shadow_.fits(head_.gpus)) {
-    at_shadow_.give_back(allocation);
+  reservation_.at_shadow.take(allocation);
+  if (!reservation_.at_shadow.fits(head_.gpus)) {
+    reservation_.at_shadow.give_back(allocation);
     refused_long_.push_back(candidate.gpus);
     return true;
   }

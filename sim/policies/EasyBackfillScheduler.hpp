@@ -37,6 +37,16 @@ protected:
   void on_finished(const ClusterView& view, JobId job) override;
   void on_cluster_changed() override;
 
+  // The head's reservation: when it can start and the capacity at that time minus what
+  // long backfilled jobs will still hold. It stays valid until a job ends (estimates never
+  // fall short, so only a completion can move the shadow time) or the head changes; caching
+  // it keeps a pass cheap when only submissions arrive, as in evaluation bursts.
+  struct Reservation {
+    JobId head;
+    double shadow_time;
+    CapacityProfile at_shadow;
+  };
+
   // The backfill scan of one pass behind `head`, the first job in queue order that did not fit:
   // candidates are offered one by one, in queue order. consider() starts the candidate if EASY
   // allows it and returns false once nothing more can start (no GPU is free).
@@ -51,8 +61,7 @@ protected:
     EasyBackfillScheduler& s_;
     const ClusterView& view_;
     const Job& head_;
-    CapacityProfile& at_shadow_;
-    double shadow_time_;
+    Reservation& reservation_; // the head's; long candidates take GPUs from its capacity
     // GPU counts of long candidates refused since the last start: placement is a function of
     // the cluster state, so until something starts, the same request would be refused again.
     std::vector<int> refused_long_;
@@ -62,16 +71,6 @@ protected:
   int backfill_depth() const { return backfill_depth_; }
 
 private:
-  // The head's reservation: when it can start and the capacity at that time minus what
-  // long backfilled jobs will still hold. It stays valid until a job ends (estimates never
-  // fall short, so only a completion can move the shadow time) or the head changes; caching
-  // it keeps a pass cheap when only submissions arrive, as in evaluation bursts.
-  struct Reservation {
-    JobId head;
-    double shadow_time;
-    CapacityProfile at_shadow;
-  };
-
   double estimate(const Job& job) const { return job.duration_s * estimate_factor_; }
   Reservation& reservation_for(const ClusterView& view, JobId head);
   // Examines up to `depth` queued jobs from `first` for starting before the head's reservation.
