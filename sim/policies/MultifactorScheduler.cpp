@@ -144,7 +144,7 @@ double MultifactorScheduler::priority(const ClusterView& view, JobId id) const
   const Job& job = view.job(id);
   const double age = std::min((view.now() - job.submit_s) / weights_.max_age_s, 1.0);
   const double size = static_cast<double>(job.gpus) / cluster_gpus_;
-  return weights_.age * std::max(age, 0.0) + weights_.fair_share * fair_share(job.user) +
+  return weights_.age * age + weights_.fair_share * fair_share(job.user) +
          weights_.job_size * (weights_.favor_small ? 1 - size : size) +
          weights_.qos * weights_.qos_of_type[static_cast<std::size_t>(job.type)];
 }
@@ -180,10 +180,9 @@ void MultifactorScheduler::on_started(const ClusterView& view, JobId id)
   const int gpus = allocation_of(id).gpus_held();
   usage_[user_index(view.job(id).user)].running_gpus += gpus;
   charged_gpus_.emplace(id, gpus);
-  if (const auto it = key_of_.find(id); it != key_of_.end()) {
-    order_.erase({it->second, id});
-    key_of_.erase(it);
-  }
+  const auto it = key_of_.find(id); // every job it starts comes from order_
+  order_.erase({it->second, id});
+  key_of_.erase(it);
 }
 
 void MultifactorScheduler::on_finished(const ClusterView& view, JobId id)

@@ -68,7 +68,9 @@ private:
   int cluster_gpus_;
   std::unordered_map<std::string, std::size_t> user_ids_;
   std::vector<Usage> usage_; // by user index
-  std::unordered_map<JobId, int> charged_gpus_; // running jobs: the GPUs their user is charged for
+  // Running jobs: the GPUs their user is charged for, as at their start (the allocation the base
+  // class keeps shrinks with failed nodes and is gone when on_finished is called).
+  std::unordered_map<JobId, int> charged_gpus_;
   double total_decayed_gpu_s_ = 0;
   double usage_at_ = 0;
   double next_calc_s_ = 0;

@@ -99,7 +99,8 @@ TEST_CASE("multifactor: the age factor grows with time queued and stops at max_a
   w.half_life_s = 1000;
   w.calc_period_s = 300;
   MultifactorScheduler s(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000, w);
-  view.submit(s, 0, {make_job(0, 0, 8, 5000), make_job(1, 100, 8, 10)});
+  view.submit(s, 0, {make_job(0, 0, 8, 5000)});
+  view.submit(s, 100, {make_job(1, 100, 8, 10)});
   view.decide(s, 600, {});
   CHECK(s.priority(view, 1) == Approx(10 * 500.0 / 1000));
   view.decide(s, 4000, {});
