@@ -10,7 +10,7 @@ STATE_COLOURS = [
     # overheads
     ("model_load", "#98df8a"), ("cpu_wait", "#bcbd22"), ("checkpoint", "#1f77b4"), ("restart", "#aec7e8"),
     # losses
-    ("lost_work", "#d62728"), ("detection", "#ff9896"), ("waiting_for_person", "#ff7f0e"), ("communication", "#e377c2"),
+    ("lost_work", "#d62728"), ("preempted", "#8c564b"), ("detection", "#ff9896"), ("waiting_for_person", "#ff7f0e"), ("communication", "#e377c2"),
     ("down", "#7f7f7f"),
     # capacity nobody used
     ("stranded", "#9467bd"), ("spare", "#c5b0d5"), ("idle", "#e5e5e5"),

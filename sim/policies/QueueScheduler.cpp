@@ -39,7 +39,7 @@ Decisions QueueScheduler::decide(const ClusterView& view, const std::vector<Sche
   if (cluster_changed)
     resync(view);
   Decisions decisions;
-  if (view.queue().empty() || mirror_.free_gpus_total() == 0)
+  if (view.queue().empty() || (mirror_.free_gpus_total() == 0 && !can_preempt()))
     return decisions;
   pending_ = &decisions;
   refresh_fit_bounds();
@@ -89,6 +89,24 @@ void QueueScheduler::start_on(const ClusterView& view, StartDecision decision)
   pending_->starts.push_back(std::move(decision));
   refresh_fit_bounds();
   on_started(view, job);
+}
+
+void QueueScheduler::preempt(const ClusterView& view, JobId job)
+{
+  const auto it = allocations_.find(job);
+  if (it == allocations_.end() || !view.preemptible(job))
+    throw std::logic_error("scheduler preempted job " + std::to_string(job) + ", which it may not preempt now");
+  mirror_.give_back(it->second);
+  allocations_.erase(it);
+  pending_->preempts.push_back(job);
+  refresh_fit_bounds();
+  on_finished(view, job);
+  on_queued(view, job);
+}
+
+void QueueScheduler::wake_at(double time)
+{
+  pending_->wake_at = std::min(pending_->wake_at, time);
 }
 
 bool QueueScheduler::may_fit(int gpus) const

@@ -1,7 +1,7 @@
 #pragma once
-// Common ground of queue-based schedulers (fifo, easy-backfill): a private mirror of the
+// Common ground of queue-based schedulers (fifo, easy-backfill, ...): a private mirror of the
 // cluster kept in step with the simulation through the events and the scheduler's own start
-// decisions, so a scheduling pass can place several jobs one after another without touching
+// and preemption decisions, so a scheduling pass can place several jobs one after another without touching
 // (or copying) the simulation's state.
 #include "sim/scheduler/SchedulerApi.hpp"
 
@@ -29,6 +29,8 @@ protected:
   virtual void on_queued(const ClusterView& view, JobId job);
   // Nodes left or entered service or allocations changed: the mirror was just rebuilt.
   virtual void on_cluster_changed();
+  // Whether passes may preempt: then a pass runs even when no GPU is free.
+  virtual bool can_preempt() const { return false; }
 
   // Places `job` on the mirror and records a start decision; false if it does not fit now.
   bool try_start(const ClusterView& view, JobId job);
@@ -36,6 +38,11 @@ protected:
   void start_on(const ClusterView& view, JobId job, Allocation allocation);
   // Records a full decision (evaluation options, grouped trials) on an allocation from the mirror.
   void start_on(const ClusterView& view, StartDecision decision);
+  // Records a preemption of a job it started that the view calls preemptible: its GPUs are free
+  // on the mirror at once, and it is queued again (on_finished, then on_queued, are called).
+  void preempt(const ClusterView& view, JobId job);
+  // Asks to be called again at `time` (after now) even if nothing happens by then.
+  void wake_at(double time);
   // Allocation of a job this scheduler started and that has not finished.
   const Allocation& allocation_of(JobId job) const { return allocations_.at(job); }
   const ClusterState& mirror() const { return mirror_; }

@@ -1,5 +1,5 @@
-// The failure, checkpoint and recovery results of summary.json: failure counts, and per training
-// job where its time went and its effective training time ratio.
+// The failure, preemption, checkpoint and recovery results of summary.json: failure and preemption
+// counts, and per training job where its time went and its effective training time ratio.
 #include "sim/report/SummaryParts.hpp"
 
 #include <algorithm>
@@ -33,6 +33,27 @@ FailureSummary summarise_failures(const Run& run)
     f.by_component[e.component]++;
   }
   return f;
+}
+
+PreemptionSummary summarise_preemptions(const Run& run)
+{
+  PreemptionSummary p;
+  for (JobType type : enum_values<JobType>())
+    p.by_type[type] = {};
+  const JobTable& jobs = run.jobs();
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const JobFaultStats* stats = run.statistics().fault_stats(id);
+    if (!stats || stats->preemptions == 0)
+      continue;
+    const Job& job = jobs.job(id);
+    const double gpu_hours = stats->preempted_s * job.gpus / 3600.0;
+    for (PreemptionCount* count : {static_cast<PreemptionCount*>(&p), &p.by_type[job.type]}) {
+      count->preemptions += static_cast<std::size_t>(stats->preemptions);
+      ++count->jobs_preempted;
+      count->lost_gpu_hours += gpu_hours;
+    }
+  }
+  return p;
 }
 
 namespace {

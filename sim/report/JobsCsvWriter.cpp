@@ -27,7 +27,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
   const auto& topology = *result.topology;
   const Run& run = *result.run;
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
-         "interruptions,checkpoints,useful_s,lost_s,checkpoint_s,detection_s,waiting_for_person_s,restart_s,ettr";
+         "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,waiting_for_person_s,"
+         "restart_s,ettr";
   // With the network model: each job's training wall time over its reference time (docs/network.md).
   out << (network_on ? ",slowdown\n" : "\n");
   fmt::memory_buffer row;
@@ -58,11 +59,11 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
     const JobFaultStats none;
     const JobFaultStats& f = stats ? *stats : none;
     const JobTimeSplit split = time_split(job, r, stats);
-    fmt::format_to(std::back_inserter(row), ",{},{},", f.interruptions, f.checkpoints);
+    fmt::format_to(std::back_inserter(row), ",{},{},{},", f.interruptions, f.preemptions, f.checkpoints);
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.3f}", split.useful_s);
-    fmt::format_to(std::back_inserter(row), ",{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},", f.lost_s, f.checkpoint_s,
-                   f.detection_s, f.waiting_for_person_s, f.restart_s);
+    fmt::format_to(std::back_inserter(row), ",{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},", f.lost_s, f.preempted_s,
+                   f.checkpoint_s, f.detection_s, f.waiting_for_person_s, f.restart_s);
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.6f}", split.ettr);
     if (network_on) {

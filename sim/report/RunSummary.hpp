@@ -77,6 +77,29 @@ constexpr auto json_fields(const FailureSummary*)
                    &T::escalations, &T::spare_swaps, &T::jobs_given_up, &T::by_category, &T::by_component);
 }
 
+// Preemptions by the scheduler and the GPU-hours of work they lost (redone after the restart).
+struct PreemptionCount {
+  std::size_t preemptions = 0;
+  std::size_t jobs_preempted = 0;
+  double lost_gpu_hours = 0;
+};
+constexpr auto json_fields(const PreemptionCount*)
+{
+  using T = PreemptionCount;
+  return fields<T>("preemptions jobs_preempted lost_gpu_hours", &T::preemptions, &T::jobs_preempted,
+                   &T::lost_gpu_hours);
+}
+// Overall, and per job type (every type).
+struct PreemptionSummary : PreemptionCount {
+  ByName<JobType, PreemptionCount> by_type;
+};
+constexpr auto json_fields(const PreemptionSummary*)
+{
+  using T = PreemptionSummary;
+  return fields<T>("preemptions jobs_preempted lost_gpu_hours by_type", &T::preemptions, &T::jobs_preempted,
+                   &T::lost_gpu_hours, &T::by_type);
+}
+
 // A pretraining job that ran: where its wall time went (seconds), the useful part of it, and its
 // effective training time ratio (useful time over wall time from first start to end).
 struct TrainingJob : JobFaultStats {
@@ -88,11 +111,11 @@ struct TrainingJob : JobFaultStats {
 constexpr auto json_fields(const TrainingJob*)
 {
   using T = TrainingJob;
-  return fields<T>("job_id gpus wall_s useful_s ettr interruptions checkpoints lost_s checkpoint_s detection_s "
-                   "waiting_for_person_s restart_s gave_up",
-                   &T::job_id, &T::gpus, &T::wall_s, &T::useful_s, &T::ettr, &T::interruptions, &T::checkpoints,
-                   &T::lost_s, &T::checkpoint_s, &T::detection_s, &T::waiting_for_person_s, &T::restart_s,
-                   &T::gave_up);
+  return fields<T>("job_id gpus wall_s useful_s ettr interruptions preemptions checkpoints lost_s preempted_s "
+                   "checkpoint_s detection_s waiting_for_person_s restart_s gave_up",
+                   &T::job_id, &T::gpus, &T::wall_s, &T::useful_s, &T::ettr, &T::interruptions, &T::preemptions,
+                   &T::checkpoints, &T::lost_s, &T::preempted_s, &T::checkpoint_s, &T::detection_s,
+                   &T::waiting_for_person_s, &T::restart_s, &T::gave_up);
 }
 
 struct EttrStats : SampleStats {};
@@ -276,6 +299,7 @@ struct RunSummary {
   StateHours gpu_hours;
   StateHours lost_gpu_hours; // the LOST_GPU_STATES
   FailureSummary failures;
+  PreemptionSummary preemption;
   TrainingSummary training;
   std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
   Utilisation utilisation;
@@ -287,10 +311,10 @@ constexpr auto json_fields(const RunSummary*)
 {
   using T = RunSummary;
   return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
-                   "training evaluation utilisation network engine scenario",
+                   "preemption training evaluation utilisation network engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
-                   &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::training, &T::evaluation, &T::utilisation,
-                   &T::network, &T::engine, &T::scenario);
+                   &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
+                   &T::utilisation, &T::network, &T::engine, &T::scenario);
 }
 
 // Reads a summary.json document; throws InputError naming the field that is missing or of the

@@ -23,6 +23,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.gpu_hours = summarise_hours(ledger, enum_values<GpuState>(), network);
   summary.lost_gpu_hours = summarise_hours(ledger, LOST_GPU_STATES, network);
   summary.failures = summarise_failures(run);
+  summary.preemption = summarise_preemptions(run);
   summary.training = summarise_training(run);
   summary.evaluation = summarise_evaluation(scenario, run);
   summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),

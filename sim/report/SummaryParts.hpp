@@ -50,6 +50,9 @@ template <typename States>
 // Only the states the run reports (state_reported).
 StateHours summarise_hours(const Ledger& ledger, const States& states, bool network_on);
 FailureSummary summarise_failures(const Run& run);
+// Preemptions and the work they lost, from the per-job records (their GPU-hours sum to the
+// ledger's `preempted`).
+PreemptionSummary summarise_preemptions(const Run& run);
 // ETTR summary and one entry per pretraining job that ran.
 TrainingSummary summarise_training(const Run& run);
 // Per campaign its makespan and trial GPU time (every trial's phases for scheduled campaigns),

@@ -29,4 +29,8 @@ enum class JobPhase : std::uint8_t {
 // its whole nodes it did not ask for). Queued and Ended hold none.
 GpuState ledger_state(JobPhase phase);
 
+// The phases in which a scheduler may preempt a job: those of a training job holding its GPUs and
+// not recovering from a failure.
+constexpr bool preemptible(JobPhase phase) { return phase >= JobPhase::Starting && phase <= JobPhase::AwaitingUpload; }
+
 } // namespace acmesim

@@ -18,7 +18,7 @@ void JobRecovery::interrupt(JobId id, FailureCategory category)
   if (!policy_ || !failures_)
     throw std::logic_error("a failure in a run set up without a recovery policy");
   core_.events.publish(AttemptEnded{core_.now(), id, id, HoldEnd::Interrupted, false});
-  training_.interrupt(id);
+  training_.interrupt(id, LossCause::Failure);
   Recovery& r = recovering_[id];
   ++r.interruptions;
   r.detected = false;
@@ -79,13 +79,25 @@ bool JobRecovery::swap_in_spares(JobId id)
 
 void JobRecovery::resubmit(JobId id)
 {
-  // The job gives back what it still holds and queues again, ahead of later submissions (the
-  // queue is ordered by job id).
   core_.events.publish(AttemptEnded{core_.now(), id, id, HoldEnd::Requeued, false});
+  requeue(id);
+  core_.inbox.post_job(EventKind::JobRequeued, id);
+}
+
+void JobRecovery::preempt(JobId id)
+{
+  if (!preemptible(core_.holders.phase(id)))
+    throw std::logic_error("scheduler preempted job " + core_.jobs.job(id).name + ", which is not preemptible now");
+  core_.events.publish(AttemptEnded{core_.now(), id, id, HoldEnd::Preempted, false});
+  training_.interrupt(id, LossCause::Preemption);
+  requeue(id);
+}
+
+void JobRecovery::requeue(JobId id)
+{
   core_.holders.release(id, JobPhase::Queued, id);
   core_.jobs.requeued(id);
   queue_.enqueue(id);
-  core_.inbox.post_job(EventKind::JobRequeued, id);
 }
 
 } // namespace acmesim

@@ -2,7 +2,8 @@
 // What happens to a job a failure interrupts: detection after a delay that depends on the
 // failure's category, then what the recovery policy decides — wait for a person, diagnose, swap
 // the failed nodes for hot spares and restart in place, queue the job again, or give it up after
-// too many interruptions. Owns each interrupted job's recovery state.
+// too many interruptions. Owns each interrupted job's recovery state. Preemptions by the scheduler
+// end here too: the job is queued again at once.
 #include "models/failure/FailureSpec.hpp"
 #include "sim/run/JobQueue.hpp"
 #include "sim/run/NodeService.hpp"
@@ -23,6 +24,9 @@ public:
   void interrupt(JobId id, FailureCategory category);
   // The failure has been detected (or diagnosed, or a person came): the policy's next step.
   void on_timer(JobId id);
+  // The scheduler preempted the job (in a preemptible phase): it loses the work since its latest
+  // checkpoint, gives its GPUs back and queues again. No event: the scheduler decided it.
+  void preempt(JobId id);
 
 private:
   struct Recovery {
@@ -32,6 +36,9 @@ private:
   };
   bool swap_in_spares(JobId id);
   void resubmit(JobId id);
+  // Gives back what the job holds and queues it again, ahead of later submissions (the queue is
+  // ordered by job id).
+  void requeue(JobId id);
 
   RunCore core_;
   TrainingJobs& training_;

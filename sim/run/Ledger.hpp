@@ -20,6 +20,7 @@ enum class GpuState : std::uint8_t {
   Busy,       // allocated to a running job that asked for it, doing work that is kept
   Stranded,   // allocated with a whole node to a job that asked for fewer GPUs than the node has
   LostWork,   // work later lost to a failure (recomputed after the restart)
+  Preempted,  // work later lost to a preemption by the scheduler (recomputed after the restart)
   Checkpoint, // training blocked by a checkpoint (whole write, or snapshot when asynchronous)
   Detection,  // held by a job whose failure has not been noticed (and diagnosed) yet
   WaitingForPerson, // held by a failed job until a person resubmits it (manual recovery)
@@ -33,21 +34,22 @@ enum class GpuState : std::uint8_t {
 // Names in summary.json (gpu_hours, lost_gpu_hours) and utilisation.csv columns.
 constexpr auto enum_names(GpuState)
 {
-  return names_in_order<GpuState>("idle", "busy", "stranded", "lost_work", "checkpoint", "detection",
+  return names_in_order<GpuState>("idle", "busy", "stranded", "lost_work", "preempted", "checkpoint", "detection",
                                   "waiting_for_person", "restart", "down", "spare", "model_load", "cpu_wait",
                                   "communication");
 }
 inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
 // How people read each state (terminal summary, plots), in the order of the values.
 inline constexpr std::array<std::string_view, GPU_STATE_COUNT> GPU_STATE_LABELS{
-    "idle",    "useful work", "stranded", "lost work",  "checkpoint", "failure detection", "waiting for a person",
+    "idle",    "useful work", "stranded", "lost work", "preempted work", "checkpoint", "failure detection", "waiting for a person",
     "restart", "node down",   "spare",    "model load", "waiting for CPUs", "network slowdown"};
 constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS[static_cast<std::size_t>(state)]; }
-// The states whose hours are "lost GPU-hours", each a cause: work redone, checkpoints, detection,
-// waiting for a person, restarts, nodes down, communication the network made slower.
-inline constexpr std::array<GpuState, 7> LOST_GPU_STATES{
-    GpuState::LostWork, GpuState::Checkpoint, GpuState::Detection,    GpuState::WaitingForPerson,
-    GpuState::Restart,  GpuState::Down,       GpuState::Communication};
+// The states whose hours are "lost GPU-hours", each a cause: work redone after failures and after
+// preemptions, checkpoints, detection, waiting for a person, restarts, nodes down, communication
+// the network made slower.
+inline constexpr std::array<GpuState, 8> LOST_GPU_STATES{
+    GpuState::LostWork, GpuState::Preempted, GpuState::Checkpoint, GpuState::Detection,
+    GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Communication};
 // Whether a run reports the state: communication only with the network model on, so that a run
 // with it off writes what a run without it wrote.
 constexpr bool state_reported(GpuState state, bool network_on) { return network_on || state != GpuState::Communication; }

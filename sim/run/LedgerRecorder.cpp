@@ -69,7 +69,8 @@ void LedgerRecorder::on(const NodeHealthChanged& c)
 
 void LedgerRecorder::on(const WorkLost& c)
 {
-  ledger_.reclassify(GpuState::Busy, GpuState::LostWork, c.lost_s * c.gpus, c.since, c.until);
+  const GpuState lost = c.cause == LossCause::Preemption ? GpuState::Preempted : GpuState::LostWork;
+  ledger_.reclassify(GpuState::Busy, lost, c.lost_s * c.gpus, c.since, c.until);
 }
 
 // Of the GPU time of a stretch trained slower than on the reference fabric, the share beyond the

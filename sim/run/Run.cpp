@@ -99,7 +99,7 @@ double Run::next_event_time() const
   // Failures and repairs matter only while some job has yet to end: the run stops with its last
   // job, not with the failure model's endless stream.
   if (jobs_.work_remains())
-    t = std::min({t, outages_.next_repair_time(), std::max(now(), outages_.next_failure_time())});
+    t = std::min({t, outages_.next_repair_time(), std::max(now(), outages_.next_failure_time()), scheduler_wake_at_});
   return t;
 }
 
@@ -139,15 +139,20 @@ void Run::dispatch_timer(JobId id)
 
 void Run::call_scheduler()
 {
-  if (inbox_.empty())
+  if (inbox_.empty() && now() < scheduler_wake_at_)
     return;
   const std::vector<SchedulerEvent>& events = inbox_.take(now());
   ++counters_.scheduler_calls;
   const Decisions decisions = scheduler_->decide(view(), events);
+  if (decisions.wake_at <= now())
+    throw std::logic_error("scheduler asked to be woken at " + std::to_string(decisions.wake_at) + ", not after now");
+  scheduler_wake_at_ = decisions.wake_at;
+  for (JobId id : decisions.preempts)
+    recovery_.preempt(id);
   for (const auto& decision : decisions.starts)
     start(decision);
   if (!inbox_.empty())
-    throw std::logic_error("starting jobs produced scheduler events");
+    throw std::logic_error("starting or preempting jobs produced scheduler events");
   counters_.max_queue_length = std::max(counters_.max_queue_length, queue_.ids().size());
 }
 

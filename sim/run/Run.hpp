@@ -59,7 +59,8 @@ public:
   double next_event_time() const;
   // Handles, in this order: job timers due now (ends, phase changes, recovery steps; by job id),
   // CPU work ending now, repairs due now, failures due now, submissions (campaigns triggered by
-  // checkpoints first); then one scheduler call if anything the scheduler must know happened.
+  // checkpoints first); then one scheduler call if anything the scheduler must know happened or
+  // it asked to be woken now. Its preemptions are applied before its starts.
   void process_instant(double now);
   // The engine reports that every flow of a transfer has ended.
   void transfer_done(double now, TransferId id);
@@ -109,6 +110,7 @@ private:
   Outages outages_;
   TrialGroups trials_;
   Scheduler* scheduler_;
+  double scheduler_wake_at_ = std::numeric_limits<double>::infinity(); // the last call's Decisions::wake_at
   EngineCounters counters_;
 };
 

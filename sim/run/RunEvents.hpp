@@ -33,12 +33,13 @@ enum class HoldEnd : std::uint8_t {
   RestartedInPlace, // recovery restarted the job on the GPUs it held (and spares)
   GivenUp,          // interrupted too often: the job ended
   NodeLost,         // the node left service under the job
+  Preempted,        // the scheduler stopped the job and queued it again
 };
 // As timeline.json shows them.
 constexpr auto enum_names(HoldEnd)
 {
   return names_in_order<HoldEnd>("finished", "interrupted", "requeued", "restarted in place", "given up",
-                                 "node lost");
+                                 "node lost", "preempted");
 }
 
 // --- the changes -------------------------------------------------------------------------------
@@ -87,8 +88,10 @@ struct AttemptEnded {
   HoldEnd how;
   bool trial;
 };
-// A failure interrupted the job: its training since `since` until `until` (`lost_s` of it, on
-// `gpus` GPUs) was lost and will be done again.
+// Why a job lost work: each cause has its own ledger state.
+enum class LossCause : std::uint8_t { Failure, Preemption };
+// A failure or a preemption interrupted the job: its training since `since` until `until`
+// (`lost_s` of it, on `gpus` GPUs) was lost and will be done again.
 struct WorkLost {
   double now;
   JobId job;
@@ -96,6 +99,7 @@ struct WorkLost {
   int gpus;
   double since;
   double until;
+  LossCause cause;
 };
 // A stretch of training at one speed ended (the speed changed, or training stopped): `gpus` GPUs
 // trained from `since` to `now` with steps `slowdown` times as long as on the reference fabric.

@@ -6,11 +6,13 @@
 
 namespace acmesim {
 
-// Per GPU job that had failures or checkpoints: wall seconds by cause.
+// Per GPU job that had failures, preemptions or checkpoints: wall seconds by cause.
 struct JobFaultStats {
-  int interruptions = 0;
+  int interruptions = 0;   // by failures
+  int preemptions = 0;     // by the scheduler
   int checkpoints = 0;
-  double lost_s = 0;       // training later recomputed
+  double lost_s = 0;       // training later recomputed, after failures
+  double preempted_s = 0;  // training later recomputed, after preemptions
   double checkpoint_s = 0; // training blocked by checkpoints
   double detection_s = 0;
   double waiting_for_person_s = 0;

@@ -83,6 +83,11 @@ void RunStatistics::on(const AttemptEnded& c)
 void RunStatistics::on(const WorkLost& c)
 {
   JobFaultStats& s = faults_[c.job];
+  if (c.cause == LossCause::Preemption) {
+    s.preempted_s += c.lost_s;
+    ++s.preemptions;
+    return;
+  }
   s.lost_s += c.lost_s;
   ++s.interruptions;
   ++counts_.job_interruptions;

@@ -31,6 +31,7 @@ public:
       throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
     return RunningJob{id, jobs_.record(id).start_s, holders_.allocation(id)};
   }
+  bool preemptible(JobId id) const override { return acmesim::preemptible(holders_.phase(id)); }
   const EvalChunk& eval_chunk(JobId id) const override { return jobs_.chunk(id); }
 
 private:

@@ -198,7 +198,7 @@ void TrainingJobs::transfer_done(JobId id, TransferId transfer)
   }
 }
 
-void TrainingJobs::interrupt(JobId id)
+void TrainingJobs::interrupt(JobId id, LossCause cause)
 {
   TrainingState& t = state_.at(id);
   const Job& job = core_.jobs.job(id);
@@ -212,7 +212,7 @@ void TrainingJobs::interrupt(JobId id)
   const double lost = t.progress_s - t.committed_s;
   const double trained_until = training ? now : core_.holders.phase_start(id);
   const int gpus = std::min(job.gpus, core_.holders.allocation(id).gpus_held());
-  core_.events.publish(WorkLost{now, id, lost, gpus, trained_until - lost, trained_until});
+  core_.events.publish(WorkLost{now, id, lost, gpus, trained_until - lost, trained_until, cause});
   drop_transfers(t);
   t.progress_s = t.committed_s;
   t.next_checkpoint_s = t.committed_s + (t.plan ? t.plan->interval_s : 0);

@@ -33,9 +33,10 @@ public:
   // The timer of its phase (Training, Starting or Snapshot) is due.
   void on_timer(JobId id);
   void transfer_done(JobId id, TransferId transfer);
-  // A failure hit the job: the work since its latest checkpoint is lost (published), its
-  // transfers are cancelled and its progress goes back to that checkpoint.
-  void interrupt(JobId id);
+  // A failure hit the job, or the scheduler preempted it: the work since its latest checkpoint is
+  // lost (published, with its cause), its transfers are cancelled and its progress goes back to
+  // that checkpoint.
+  void interrupt(JobId id, LossCause cause);
   // The job ends (its work is done, or it is given up), giving back its GPUs.
   void finish(JobId id, HoldEnd how);
   // Storage is back: transfers that waited for it start, by job id.

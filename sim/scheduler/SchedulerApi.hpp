@@ -10,6 +10,7 @@
 #include "sim/scheduler/ClusterState.hpp"
 #include "sim/scheduler/JobShape.hpp"
 
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -49,7 +50,15 @@ struct StartDecision {
 };
 
 struct Decisions {
+  // Running jobs to stop now, applied in order before the starts (which may use their GPUs). A
+  // preempted job gives its GPUs back at once and waits in the queue again: a training job loses
+  // the work since its latest checkpoint and restarts from it (all of it without checkpoints).
+  // No event tells of it: the scheduler decided it. Only jobs the view calls preemptible.
+  std::vector<JobId> preempts;
   std::vector<StartDecision> starts;
+  // Call the scheduler again at this time even if nothing happens by then (later than now;
+  // +infinity: only when something happens). Each call's answer replaces the last one's.
+  double wake_at = std::numeric_limits<double>::infinity();
 };
 
 struct RunningJob {
@@ -73,6 +82,9 @@ public:
   // spare. Schedulers that need runtime estimates derive them from Job::duration_s and their
   // own estimate model (failures and checkpoints make real run times longer).
   virtual RunningJob running(JobId id) const = 0;
+  // Whether a running job may be preempted now: it holds GPUs and is no group of evaluation
+  // trials and not recovering from a failure (detection, waiting for a person).
+  virtual bool preemptible(JobId id) const = 0;
   // The work of an evaluation trial (precondition: job(id).eval_trial()): its campaign,
   // dataset and the prior runtimes of its phases, as Acme's trial coordinator knows them.
   virtual const EvalChunk& eval_chunk(JobId id) const = 0;

@@ -141,14 +141,14 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   const fs::path dir = results_dir("utilisation");
   write_results(dir, s, r, summarise_run(s, w, r));
   CHECK_FALSE(fs::exists(dir / "utilisation.csv.partial"));
-  const std::string zeros9 = ",0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000\n";
+  const std::string zeros10 = ",0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000\n";
   CHECK(read_file(dir / "utilisation.csv") ==
-        "start_s,end_s,idle,busy,stranded,lost_work,checkpoint,detection,waiting_for_person,restart,down,spare,"
-        "model_load,cpu_wait\n"
-        "0.000,100.000,0.000000,12.000000,4.000000" + zeros9 +
+        "start_s,end_s,idle,busy,stranded,lost_work,preempted,checkpoint,detection,waiting_for_person,restart,down,"
+        "spare,model_load,cpu_wait\n"
+        "0.000,100.000,0.000000,12.000000,4.000000" + zeros10 +
         // 12 busy and 4 stranded for 50 s, then 4 busy for 50 s.
-        "100.000,200.000,6.000000,8.000000,2.000000" + zeros9 +
-        "200.000,250.000,12.000000,4.000000,0.000000" + zeros9);
+        "100.000,200.000,6.000000,8.000000,2.000000" + zeros10 +
+        "200.000,250.000,12.000000,4.000000,0.000000" + zeros10);
 
   // Each column times its bin width sums to the ledger's total for that state (the states a run
   // without the network model reports).

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace acmesim::testing {
@@ -19,6 +21,10 @@ public:
   const Job& job(JobId id) const override { return jobs_.at(id); }
   const std::set<JobId>& queue() const override { return queue_; }
   RunningJob running(JobId id) const override { return running_.at(id); }
+  bool preemptible(JobId id) const override { return running_.count(id) > 0 && !recovering.count(id); }
+  std::set<JobId> recovering; // running jobs recovering from a failure: not preemptible
+  std::vector<JobId> preempted; // every job the scheduler preempted, in order
+  double wake_at = 0;           // the last call's Decisions::wake_at
   const EvalChunk& eval_chunk(JobId id) const override { return chunks.at(static_cast<std::size_t>(jobs_.at(id).eval_chunk)); }
   std::vector<EvalChunk> chunks; // for evaluation trials
 
@@ -96,6 +102,13 @@ public:
 private:
   std::vector<JobId> apply(const Decisions& d)
   {
+    wake_at = d.wake_at;
+    for (JobId id : d.preempts) {
+      if (!preemptible(id))
+        throw std::logic_error("preempted job " + std::to_string(id) + ", which is not preemptible");
+      requeue_job(id);
+      preempted.push_back(id);
+    }
     std::vector<JobId> started;
     for (const auto& start : d.starts) {
       cluster_.take(start.allocation);

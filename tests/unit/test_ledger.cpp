@@ -94,7 +94,8 @@ TEST_CASE("Ledger state names are distinct")
     names.insert(name);
   }
   CHECK(names.size() == GPU_STATE_COUNT);
-  CHECK(GPU_STATE_COUNT == 13);
+  CHECK(GPU_STATE_COUNT == 14);
+  CHECK(to_string(GpuState::Preempted) == "preempted");
   CHECK(to_string(GpuState::Communication) == "communication");
   CHECK(to_string(GpuState::WaitingForPerson) == "waiting_for_person");
   CHECK(to_string(GpuState::LostWork) == "lost_work");

@@ -158,7 +158,7 @@ TEST_CASE("node health moves a node's unheld GPUs; lost work moves busy GPU-seco
   CHECK(recorder.ledger().gpus_in(GpuState::Down) == 8);
   recorder.on(GpusTaken{0, 0, {}, Holding{GpuState::Busy, 8, 0}, Holding{GpuState::Busy, 8, 8}});
   recorder.on(ClockAdvanced{100});
-  recorder.on(WorkLost{100, 0, 30, 8, 70, 100});
+  recorder.on(WorkLost{100, 0, 30, 8, 70, 100, LossCause::Failure});
   CHECK(recorder.ledger().gpu_seconds(GpuState::LostWork) == 240);
   CHECK(recorder.ledger().gpu_seconds(GpuState::Busy) == 800 - 240);
 }

@@ -36,7 +36,7 @@ RunSummary summary()
   double hours = 0;
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
-  s.lost_gpu_hours.total = 28;
+  s.lost_gpu_hours.total = 36;
   s.training.ettr.count = 1;
   s.training.ettr.mean = 0.97;
   return s;
@@ -63,6 +63,7 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
                                           "utilisation.gpu_allocated",
                                           "lost_gpu_hours.total",
                                           "lost_gpu_hours.lost_work",
+                                          "lost_gpu_hours.preempted",
                                           "lost_gpu_hours.checkpoint",
                                           "lost_gpu_hours.detection",
                                           "lost_gpu_hours.waiting_for_person",
@@ -76,7 +77,8 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
   CHECK(metrics[10].value == 0.625);
   CHECK(metrics[17].value == 6);
   CHECK(metrics[18].value == 7);
-  CHECK(metrics[19].value == 0.97);
+  CHECK(metrics[19].value == 8);
+  CHECK(metrics[20].value == 0.97);
 }
 
 TEST_CASE("run metrics of a run without the network model have no communication cause")
@@ -98,10 +100,10 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 22);
-  CHECK(metrics[20].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[20].value == 900);
-  CHECK(metrics[21].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 23);
+  CHECK(metrics[21].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[21].value == 900);
+  CHECK(metrics[22].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
