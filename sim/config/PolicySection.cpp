@@ -110,8 +110,12 @@ Spec read_policy_section(ConfigChecker& checker, const ConfigNode* node, const s
   // A name that is not a string, or names no policy, leaves the parameters unjudged.
   const bool name_ok = declared.front().read(m, spec);
   std::for_each(std::next(declared.begin()), declared.end(), [&](const auto& key) { key.read(m, spec); });
-  if (const PolicyInfo* policy = name_ok ? registry.find(spec.name) : nullptr)
+  if (const PolicyInfo* policy = name_ok ? registry.find(spec.name) : nullptr) {
     spec.params = read_policy_params(m, *policy, kind, keys.names());
+    const std::string wrong = policy->check ? policy->check(PolicyParams(spec.params)) : "";
+    if (!wrong.empty())
+      checker.error(node ? node->where : section, section, "", kind + " '" + policy->name + "': " + wrong);
+  }
   return spec;
 }
 

@@ -1,9 +1,9 @@
 #include "sim/policies/MultifactorScheduler.hpp"
 
 #include "sim/policies/Registries.hpp"
+#include "sim/policies/TypeParams.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <numbers>
 
@@ -30,13 +30,7 @@ double default_qos(JobType type)
   return 0.5;
 }
 
-std::string qos_param(JobType type)
-{
-  std::string name = "qos_";
-  for (const char c : to_string(type))
-    name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name;
-}
+std::string qos_param(JobType type) { return type_param("qos", type); }
 
 std::vector<ParamSpec> multifactor_params()
 {

@@ -2,6 +2,7 @@
 // What a scenario says about a policy: its name and its parameters, and what a policy declares
 // about itself: its help and the parameters it accepts. Policies register these where they are
 // defined (PolicyRegistry.hpp); the scenario loader validates against them.
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,10 +20,15 @@ struct ParamSpec {
   bool integer = false;
 };
 
+class PolicyParams;
+
 struct PolicyInfo {
   std::string name;
   std::string help;
   std::vector<ParamSpec> params;
+  // A rule between parameters that their ranges cannot say (may be empty): returns what is wrong
+  // with the given values, naming the parameters, or "" when they are fine.
+  std::function<std::string(const PolicyParams&)> check = {};
 };
 
 // A policy's parameters as its factory gets them: every declared parameter present (defaults

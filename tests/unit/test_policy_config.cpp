@@ -57,3 +57,15 @@ TEST_CASE("multifactor's QoS of a job type is a factor between 0 and 1")
   CHECK(d.value == "1.5");
   CHECK_THAT(d.message, Contains("between 0 and 1"));
 }
+
+TEST_CASE("quota's reservations may not add up to more than a pod")
+{
+  const Diagnostic d =
+      single_error(SEREN + WORKLOAD + "scheduler: {name: quota, reserved_pretrain: 0.8, reserved_sft: 0.3}\n");
+  CHECK(d.key == "scheduler");
+  CHECK(d.where == "test.yaml:12:12");
+  CHECK_THAT(d.message, Contains("reserved_pretrain + reserved_eval") && Contains("is 1.1") &&
+                            Contains("at most 1 in all"));
+  const Scenario fine = load(SEREN + WORKLOAD + "scheduler: {name: quota, reserved_pretrain: 0.6, reserved_sft: 0.4}\n");
+  CHECK(fine.scheduler.params.at("reserved_sft") == 0.4);
+}
