@@ -3,6 +3,7 @@
 #include "tests/support/CliRun.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -51,6 +52,27 @@ TEST_CASE("cli: a run with failures is byte-identical for the same seed and diff
   CHECK(std::count(failures.begin(), failures.end(), '\n') > 5); // the header and several failures
   run_to(s, "c", "--seed 6");
   CHECK(slurp(scratch() / "a" / "failures.csv") != slurp(scratch() / "c" / "failures.csv"));
+}
+
+TEST_CASE("cli: every queue scheduler runs with failures and checkpoints, every GPU-second in the ledger")
+{
+  const std::string one_day = "name: ft\nseed: 5\ncluster: {preset: seren}\n"
+                              "workload: {synthetic: {preset: seren, days: 1}}\n" +
+                              FREQUENT_FAILURES + "checkpoint: {mode: sync, interval_s: 1800}\nrecovery: {name: auto}\n";
+  const auto s = write_scratch_file("every-scheduler.yaml", one_day);
+  for (const std::string scheduler : {"fifo", "easy-backfill", "multifactor", "quota", "conservative-backfill"}) {
+    INFO(scheduler);
+    run_to(s, scheduler, "--set scheduler.name=" + scheduler);
+    const auto summary = nlohmann::json::parse(slurp(scratch() / scheduler / "summary.json"));
+    double states = 0;
+    for (const auto& [state, hours] : summary["gpu_hours"].items())
+      if (state != "total")
+        states += hours.get<double>();
+    const double total = summary["gpu_hours"]["total"].get<double>();
+    CHECK(states == Approx(total));
+    CHECK(total == Approx(2288 * summary["makespan_s"].get<double>() / 3600)); // Seren's GPUs x makespan
+    CHECK(summary["failures"]["job_interruptions"].get<int>() > 0);
+  }
 }
 
 TEST_CASE("cli: the failures a run applied replay exactly as a recorded list")

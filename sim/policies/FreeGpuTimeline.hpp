@@ -1,0 +1,53 @@
+#pragma once
+// Free GPUs of every node over future time, as a scheduler plans it: what is free now, the GPUs
+// running jobs give back at their estimated ends, and the GPUs reserved for queued jobs. Answers
+// "when is the earliest time a job of this shape fits for this long, and on which nodes?" with
+// the job's whole window checked, not only its start (conservative backfilling).
+#include "sim/scheduler/ClusterState.hpp"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace acmesim {
+
+class FreeGpuTimeline {
+public:
+  // From the free GPUs of `cluster` at `now`; nodes out of service have none, ever.
+  FreeGpuTimeline(const ClusterState& cluster, double now);
+
+  // A running job gives its GPUs back at `at` (+infinity: never).
+  void release(const Allocation& allocation, double at);
+  // GPUs held on the allocation's nodes over [from, until).
+  void hold(const Allocation& allocation, double from, double until);
+
+  // Fewest free GPUs of `node` over [from, until).
+  int min_free(NodeId node, double from, double until) const;
+
+  struct Slot {
+    double start = 0;
+    Allocation allocation;
+  };
+  // The earliest time, from now on, at which `gpus` (> 0) fit for `duration_s` in the job's shape
+  // (one node, or whole nodes of one pod), and the nodes: for one node the tightest fit, for
+  // whole nodes the lowest ids; ties go to the lower pod and node. nullopt: it never fits.
+  std::optional<Slot> earliest(int gpus, double duration_s) const;
+
+private:
+  std::optional<Slot> earliest_in_node(int pod, int gpus, double duration_s) const;
+  std::optional<Slot> earliest_whole_nodes(int pod, int nodes, double duration_s) const;
+  // Calls visit(t) for now and each later time at which `node` gains free GPUs, in order, while
+  // it returns true.
+  template <typename Visit>
+  void for_each_rise(NodeId node, Visit visit) const;
+  void add_change(NodeId node, double at, int change);
+
+  const Topology& topology_;
+  double now_;
+  std::vector<int> free_now_; // by node
+  std::vector<bool> in_service_;
+  // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
+  std::vector<std::vector<std::pair<double, int>>> changes_;
+};
+
+} // namespace acmesim
