@@ -104,6 +104,29 @@ void QueueScheduler::preempt(const ClusterView& view, JobId job)
   on_queued(view, job);
 }
 
+std::size_t QueueScheduler::start_by_preempting(const ClusterView& view, JobId job, const std::vector<JobId>& victims)
+{
+  if (victims.empty())
+    return 0;
+  const int gpus = view.job(job).gpus;
+  ClusterState trial = mirror_;
+  for (const JobId victim : victims)
+    trial.give_back(allocations_.at(victim));
+  if (placement_->place(trial, gpus).empty())
+    return 0;
+  trial = mirror_;
+  std::size_t taken = 0;
+  Allocation allocation;
+  while (allocation.empty()) {
+    trial.give_back(allocations_.at(victims[taken++]));
+    allocation = placement_->place(trial, gpus);
+  }
+  for (std::size_t k = 0; k < taken; ++k)
+    preempt(view, victims[k]);
+  start_on(view, job, std::move(allocation));
+  return taken;
+}
+
 void QueueScheduler::wake_at(double time)
 {
   pending_->wake_at = std::min(pending_->wake_at, time);

@@ -41,6 +41,10 @@ protected:
   // Records a preemption of a job it started that the view calls preemptible: its GPUs are free
   // on the mirror at once, and it is queued again (on_finished, then on_queued, are called).
   void preempt(const ClusterView& view, JobId job);
+  // Preempts the fewest of `victims` (jobs it started, preemptible), taken in their order, that
+  // make room for `job`, and starts it there. Returns how many it preempted; 0 (nothing done) if
+  // not even all of them would make room (fragmentation, nodes down) or there are none.
+  std::size_t start_by_preempting(const ClusterView& view, JobId job, const std::vector<JobId>& victims);
   // Asks to be called again at `time` (after now) even if nothing happens by then.
   void wake_at(double time);
   // Allocation of a job this scheduler started and that has not finished.

@@ -195,26 +195,10 @@ bool QuotaScheduler::reclaim_for(const ClusterView& view, JobId id)
   const Job& job = view.job(id);
   for (const int pod : owned_pods(job)) {
     const std::vector<JobId> victims = borrowers(view, pod, job.type);
-    if (victims.empty())
+    const std::size_t taken = start_by_preempting(view, id, victims);
+    if (taken == 0)
       continue;
-    ClusterState trial = mirror();
-    for (const JobId victim : victims)
-      trial.give_back(allocation_of(victim));
-    if (placement().place(trial, job.gpus).empty())
-      continue; // not even all of them would make room (fragmentation, nodes down)
-    // The fewest of them, in their order, that make room.
-    trial = mirror();
-    std::size_t taken = 0;
-    Allocation allocation;
-    while (allocation.empty()) {
-      trial.give_back(allocation_of(victims[taken++]));
-      allocation = placement().place(trial, job.gpus);
-    }
-    for (std::size_t k = 0; k < taken; ++k) {
-      preempted_this_pass_.insert(victims[k]);
-      preempt(view, victims[k]);
-    }
-    start_on(view, id, std::move(allocation));
+    preempted_this_pass_.insert(victims.begin(), victims.begin() + static_cast<std::ptrdiff_t>(taken));
     return true;
   }
   return false;
