@@ -25,6 +25,9 @@ run "easy-backfill" --set scheduler.name=easy-backfill
 run "easy-backfill, network model off" --set scheduler.name=easy-backfill --set network.model=off
 run "fifo" --set scheduler.name=fifo
 run "multifactor, network model off" --set scheduler.name=multifactor --set network.model=off
+run "quota, network model off" --set scheduler.name=quota --set network.model=off
+run "conservative-backfill, network model off" --set scheduler.name=conservative-backfill --set network.model=off
+run "las, network model off" --set scheduler.name=las --set network.model=off
 # Failures (default model), checkpoints of every pretraining job and recovery: the cost of
 # storage flows on the platform, failure handling and the scheduler's longer queues.
 run "easy-backfill, failures + sync checkpoints, manual recovery" --set failures.model=acme \

@@ -4,9 +4,9 @@
 #include "sim/policies/FreeGpuTimeline.hpp"
 #include "sim/policies/Registries.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 namespace acmesim {
 
@@ -33,10 +33,18 @@ ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& top
 
 void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
-  expected_end_.emplace(job, view.now() + estimate(view.job(job)));
+  const double end = view.now() + estimate(view.job(job));
+  expected_end_.emplace(job, end);
+  by_end_.emplace(end, job);
 }
 
-void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job) { expected_end_.erase(job); }
+void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job)
+{
+  const auto it = expected_end_.find(job);
+  by_end_.erase({it->second, job});
+  expected_end_.erase(it);
+  plan_valid_ = false;
+}
 
 Allocation ConservativeBackfillScheduler::place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s,
                                                     double now)
@@ -56,44 +64,73 @@ Allocation ConservativeBackfillScheduler::place_now(const FreeGpuTimeline& timel
   return placement().place(usable, gpus);
 }
 
-FreeGpuTimeline ConservativeBackfillScheduler::timeline_now(double now) const
+FreeGpuTimeline ConservativeBackfillScheduler::timeline_now(double now)
 {
   FreeGpuTimeline timeline(mirror(), now);
   // A job past its estimate may end at any moment: just after now.
   const double soonest = std::nextafter(now, std::numeric_limits<double>::infinity());
-  for (const auto& [job, end] : expected_end_)
+  ends_taken_as_next_moment_ = !by_end_.empty() && by_end_.begin()->first < soonest;
+  for (const auto& [end, job] : by_end_)
     timeline.release(allocation_of(job), std::max(end, soonest));
   return timeline;
 }
 
-void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>&)
+bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent>& events, double now) const
+{
+  if (!plan_valid_ || ends_taken_as_next_moment_ || (!by_end_.empty() && by_end_.begin()->first <= now))
+    return false;
+  return std::all_of(events.begin(), events.end(),
+                     [](const SchedulerEvent& e) { return e.kind == EventKind::JobSubmitted; });
+}
+
+void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
+{
+  const auto& queue = view.queue();
+  if (plan_stands(events, view.now())) {
+    // No job ended and no reserved time has come: the jobs planned keep their reservations, and
+    // the new ones, at the queue's tail (ids grow with submission), are planned after them.
+    if (timeline_)
+      timeline_->advance_to(view.now());
+    plan(view, last_planned_ ? queue.upper_bound(*last_planned_) : queue.begin());
+    return;
+  }
+  timeline_.reset();
+  reserved_ = 0;
+  last_planned_.reset();
+  plan_valid_ = true;
+  plan(view, queue.begin());
+}
+
+void ConservativeBackfillScheduler::plan(const ClusterView& view, std::set<JobId>::const_iterator from)
 {
   const double now = view.now();
   // Until a job does not fit now, no reservation lies ahead: jobs start where the placement
   // policy puts them, and the timeline (which counts them) is built only when first needed.
-  std::optional<FreeGpuTimeline> timeline;
-  int examined = 0;
-  for (const JobId id : view.queue()) {
-    if (examined++ >= backfill_depth_)
-      return;
-    if (!timeline) {
+  for (auto it = from; it != view.queue().end() && reserved_ < backfill_depth_; ++it) {
+    const JobId id = *it;
+    last_planned_ = id;
+    if (!timeline_) {
       if (try_start(view, id))
         continue;
-      timeline.emplace(timeline_now(now));
+      timeline_.emplace(timeline_now(now));
     }
     const Job& job = view.job(id);
     const double duration = estimate(job);
-    const auto slot = timeline->earliest(job.gpus, duration);
-    if (!slot)
-      continue; // fits nowhere with the nodes in service: no reservation
-    if (slot->start > now) {
-      timeline->hold(slot->allocation, slot->start, slot->start + duration);
+    const auto slot = timeline_->earliest(job.gpus, duration);
+    if (!slot) {
+      ++reserved_; // fits nowhere with the nodes in service: planned, without a reservation
       continue;
     }
-    Allocation allocation = place_now(*timeline, job.gpus, duration, now);
+    if (slot->start > now) {
+      timeline_->hold(slot->allocation, slot->start, slot->start + duration);
+
+      ++reserved_;
+      continue;
+    }
+    Allocation allocation = place_now(*timeline_, job.gpus, duration, now);
     if (allocation.empty())
       allocation = slot->allocation;
-    timeline->hold(allocation, now, now + duration);
+    timeline_->hold(allocation, now, now + duration);
     start_on(view, id, std::move(allocation));
   }
 }

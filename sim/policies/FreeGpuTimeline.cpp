@@ -12,6 +12,7 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , free_now_(topology_.node_count())
     , in_service_(topology_.node_count())
     , changes_(topology_.node_count())
+    , whole_free_(topology_.pod_count())
 {
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
     free_now_[node] = cluster.free_gpus(node);
@@ -23,6 +24,7 @@ void FreeGpuTimeline::add_change(NodeId node, double at, int change)
 {
   if (!in_service_[node] || !std::isfinite(at))
     return; // GPUs given back on a node out of service do not become free
+  changed(node);
   if (at <= now_) {
     free_now_[node] += change;
     return;
@@ -48,6 +50,20 @@ void FreeGpuTimeline::hold(const Allocation& allocation, double from, double unt
   for (const auto& part : allocation.parts) {
     add_change(part.node, from, -part.gpus);
     add_change(part.node, until, part.gpus);
+  }
+}
+
+void FreeGpuTimeline::advance_to(double now)
+{
+  now_ = std::max(now_, now); // stretches that began before are read as beginning now
+  for (NodeId node = 0; node < changes_.size(); ++node) {
+    auto& changes = changes_[node];
+    auto due = changes.begin();
+    for (; due != changes.end() && due->first <= now_; ++due)
+      free_now_[node] += due->second;
+    if (due != changes.begin())
+      changed(node);
+    changes.erase(changes.begin(), due);
   }
 }
 
@@ -102,59 +118,72 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, 
   return best;
 }
 
-std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_whole_nodes(int pod, int nodes, double duration_s) const
+const FreeGpuTimeline::PodWholeFree& FreeGpuTimeline::whole_free(int pod) const
 {
+  PodWholeFree& w = whole_free_[static_cast<std::size_t>(pod)];
+  if (w.valid)
+    return w;
   const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
   const NodeId first = topology_.first_node_of_pod(pod);
   const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
-  // Each stretch [a, b) in which a node is wholly free and that is long enough lets the job
-  // start on it at any time in [a, b - duration]. The earliest time that enough such ranges
-  // cover is the start of one of them: sweep the range ends in time order, starts first.
-  struct Range {
-    double from, to;
-    NodeId node;
-  };
-  std::vector<Range> ranges;
-  const auto add_range = [&](NodeId node, double a, double b) {
-    if (b - a >= duration_s)
-      ranges.push_back({a, b - duration_s, node});
-  };
+  w.by_start.clear();
   for (NodeId node = first; node < last; ++node) {
     int free = free_now_[node];
-    double whole_since = free == node_gpus ? now_ : -1;
+    double since = free == node_gpus ? now_ : -1;
     for (const auto& [time, change] : changes_[node]) {
       free += change;
-      if (free == node_gpus && whole_since < 0) {
-        whole_since = time;
-      } else if (free != node_gpus && whole_since >= 0) {
-        add_range(node, whole_since, time);
-        whole_since = -1;
+      if (free == node_gpus && since < 0) {
+        since = time;
+      } else if (free != node_gpus && since >= 0) {
+        if (time > since)
+          w.by_start.push_back({since, time, node});
+        since = -1;
       }
     }
-    if (whole_since >= 0)
-      add_range(node, whole_since, std::numeric_limits<double>::infinity());
+    if (since >= 0)
+      w.by_start.push_back({since, std::numeric_limits<double>::infinity(), node});
   }
-  std::vector<std::pair<double, int>> sweep; // (time, +1 range opens / -1 range closes after it)
-  for (const Range& r : ranges) {
-    sweep.push_back({r.from, 0});
-    sweep.push_back({r.to, 1});
-  }
-  std::sort(sweep.begin(), sweep.end());
+  w.by_end = w.by_start;
+  std::sort(w.by_start.begin(), w.by_start.end(),
+            [](const WholeFree& a, const WholeFree& b) { return a.from < b.from || (a.from == b.from && a.node < b.node); });
+  std::sort(w.by_end.begin(), w.by_end.end(),
+            [](const WholeFree& a, const WholeFree& b) { return a.to < b.to || (a.to == b.to && a.node < b.node); });
+  w.valid = true;
+  return w;
+}
+
+std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_whole_nodes(int pod, int nodes, double duration_s) const
+{
+  // A stretch [from, to) at least `duration_s` long lets the job start on its node at any time in
+  // [from, to - duration_s]. The earliest time enough of them cover is the start of one: sweep
+  // the starts in order, closing the stretches that end too soon for a start at that time.
+  const PodWholeFree& w = whole_free(pod);
+  const auto long_enough = [duration_s](const WholeFree& r) { return r.to - r.from >= duration_s; };
   int open = 0;
-  for (const auto& [time, closes] : sweep) {
-    open += closes ? -1 : 1;
-    if (closes || open < nodes)
+  auto closing = w.by_end.begin();
+  for (auto opening = w.by_start.begin(); opening != w.by_start.end();) {
+    // Stretches kept from before the present moved begin now, as far as the job is concerned: a
+    // stretch too short from now on is closed at once below.
+    const double t = std::max(opening->from, now_);
+    for (; opening != w.by_start.end() && std::max(opening->from, now_) == t; ++opening)
+      open += long_enough(*opening) ? 1 : 0;
+    for (; closing != w.by_end.end() && closing->to - duration_s < t; ++closing)
+      open -= long_enough(*closing) ? 1 : 0;
+    if (open < nodes)
       continue;
-    Allocation allocation;
     std::vector<NodeId> chosen;
-    for (const Range& r : ranges)
-      if (r.from <= time && time <= r.to)
+    for (const WholeFree& r : w.by_start) {
+      if (r.from > t)
+        break;
+      if (long_enough(r) && t <= r.to - duration_s)
         chosen.push_back(r.node);
+    }
     std::sort(chosen.begin(), chosen.end());
-    chosen.resize(static_cast<std::size_t>(nodes));
-    for (NodeId node : chosen)
-      allocation.parts.push_back({node, node_gpus});
-    return Slot{time, std::move(allocation)};
+    const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+    Allocation allocation;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(nodes); ++k)
+      allocation.parts.push_back({chosen[k], node_gpus});
+    return Slot{t, std::move(allocation)};
   }
   return std::nullopt;
 }

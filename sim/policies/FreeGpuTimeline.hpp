@@ -20,6 +20,8 @@ public:
   void release(const Allocation& allocation, double at);
   // GPUs held on the allocation's nodes over [from, until).
   void hold(const Allocation& allocation, double from, double until);
+  // Moves the present to `now` (not earlier than the last): changes due by then take effect.
+  void advance_to(double now);
 
   // Fewest free GPUs of `node` over [from, until).
   int min_free(NodeId node, double from, double until) const;
@@ -42,12 +44,27 @@ private:
   void for_each_rise(NodeId node, Visit visit) const;
   void add_change(NodeId node, double at, int change);
 
+  // The stretches of time in which a node of a pod is wholly free, by start and by end, for one
+  // sweep per question; worked out again after the pod's timeline changed. Stretches that began
+  // before the present are read as beginning at it, so moving the present changes nothing here.
+  struct WholeFree {
+    double from, to;
+    NodeId node;
+  };
+  struct PodWholeFree {
+    bool valid = false;
+    std::vector<WholeFree> by_start, by_end;
+  };
+  const PodWholeFree& whole_free(int pod) const;
+  void changed(NodeId node) { whole_free_[static_cast<std::size_t>(topology_.pod_of(node))].valid = false; }
+
   const Topology& topology_;
   double now_;
   std::vector<int> free_now_; // by node
   std::vector<bool> in_service_;
   // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
   std::vector<std::vector<std::pair<double, int>>> changes_;
+  mutable std::vector<PodWholeFree> whole_free_; // by pod
 };
 
 } // namespace acmesim

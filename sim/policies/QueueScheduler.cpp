@@ -106,21 +106,21 @@ void QueueScheduler::preempt(const ClusterView& view, JobId job)
 
 std::size_t QueueScheduler::start_by_preempting(const ClusterView& view, JobId job, const std::vector<JobId>& victims)
 {
-  if (victims.empty())
-    return 0;
+  // The fewest victims that make room, found on the cheap capacity counts; the placement policy
+  // then picks the nodes on a copy of the mirror without them.
   const int gpus = view.job(job).gpus;
-  ClusterState trial = mirror_;
-  for (const JobId victim : victims)
-    trial.give_back(allocations_.at(victim));
-  if (placement_->place(trial, gpus).empty())
-    return 0;
-  trial = mirror_;
+  CapacityProfile room = mirror_.capacity();
   std::size_t taken = 0;
-  Allocation allocation;
-  while (allocation.empty()) {
-    trial.give_back(allocations_.at(victims[taken++]));
-    allocation = placement_->place(trial, gpus);
-  }
+  while (taken < victims.size() && !room.fits(gpus))
+    room.give_back(allocations_.at(victims[taken++]));
+  if (taken == 0 || !room.fits(gpus))
+    return 0;
+  ClusterState trial = mirror_;
+  for (std::size_t k = 0; k < taken; ++k)
+    trial.give_back(allocations_.at(victims[k]));
+  Allocation allocation = placement_->place(trial, gpus);
+  if (allocation.empty())
+    return 0;
   for (std::size_t k = 0; k < taken; ++k)
     preempt(view, victims[k]);
   start_on(view, job, std::move(allocation));

@@ -27,8 +27,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
   const auto& topology = *result.topology;
   const Run& run = *result.run;
   out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
-         "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,waiting_for_person_s,"
-         "restart_s,ettr";
+         "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
+         "waiting_for_person_s,restart_s,ettr";
   // With the network model: each job's training wall time over its reference time (docs/network.md).
   out << (network_on ? ",slowdown\n" : "\n");
   fmt::memory_buffer row;

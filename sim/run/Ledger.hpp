@@ -41,8 +41,8 @@ constexpr auto enum_names(GpuState)
 inline constexpr std::size_t GPU_STATE_COUNT = enum_values<GpuState>().size();
 // How people read each state (terminal summary, plots), in the order of the values.
 inline constexpr std::array<std::string_view, GPU_STATE_COUNT> GPU_STATE_LABELS{
-    "idle",    "useful work", "stranded", "lost work", "preempted work", "checkpoint", "failure detection", "waiting for a person",
-    "restart", "node down",   "spare",    "model load", "waiting for CPUs", "network slowdown"};
+    "idle",       "useful work", "stranded",  "lost work",  "preempted work",   "checkpoint",      "failure detection",
+    "waiting for a person", "restart", "node down", "spare", "model load", "waiting for CPUs", "network slowdown"};
 constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS[static_cast<std::size_t>(state)]; }
 // The states whose hours are "lost GPU-hours", each a cause: work redone after failures and after
 // preemptions, checkpoints, detection, waiting for a person, restarts, nodes down, communication

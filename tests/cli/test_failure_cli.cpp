@@ -58,9 +58,11 @@ TEST_CASE("cli: every queue scheduler runs with failures and checkpoints, every 
 {
   const std::string one_day = "name: ft\nseed: 5\ncluster: {preset: seren}\n"
                               "workload: {synthetic: {preset: seren, days: 1}}\n" +
-                              FREQUENT_FAILURES + "checkpoint: {mode: sync, interval_s: 1800}\nrecovery: {name: auto}\n";
+                              FREQUENT_FAILURES +
+                              "checkpoint: {mode: sync, interval_s: 1800}\nrecovery: {name: auto}\n";
   const auto s = write_scratch_file("every-scheduler.yaml", one_day);
-  for (const std::string scheduler : {"fifo", "easy-backfill", "multifactor", "quota", "conservative-backfill", "las"}) {
+  for (const std::string scheduler :
+       {"fifo", "easy-backfill", "multifactor", "quota", "conservative-backfill", "las"}) {
     INFO(scheduler);
     run_to(s, scheduler, "--set scheduler.name=" + scheduler);
     const auto summary = nlohmann::json::parse(slurp(scratch() / scheduler / "summary.json"));

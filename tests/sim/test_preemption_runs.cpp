@@ -118,7 +118,8 @@ TEST_CASE("quota with failures and preemptions keeps every GPU-second in the led
 {
   // As in the first case, and tiny-n1 crashes at 3000 under the SFT job's second attempt, which
   // loses what it trained since its restart at 2500 to the failure, not to a preemption.
-  Scenario s = with_failures(quota_scenario(), "auto", {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
+  Scenario s = with_failures(quota_scenario(), "auto",
+                             {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
   const RunResult r = run_simulation(s, borrower_and_owner());
   const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Preempted) == Approx(16 * 1500));

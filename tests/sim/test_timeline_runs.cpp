@@ -141,7 +141,10 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   const fs::path dir = results_dir("utilisation");
   write_results(dir, s, r, summarise_run(s, w, r));
   CHECK_FALSE(fs::exists(dir / "utilisation.csv.partial"));
-  const std::string zeros10 = ",0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000\n";
+  std::string zeros10;
+  for (int column = 0; column < 10; ++column)
+    zeros10 += ",0.000000";
+  zeros10 += '\n';
   CHECK(read_file(dir / "utilisation.csv") ==
         "start_s,end_s,idle,busy,stranded,lost_work,preempted,checkpoint,detection,waiting_for_person,restart,down,"
         "spare,model_load,cpu_wait\n"

@@ -46,11 +46,16 @@ TEST_CASE("conservative backfilling honours the second job's reservation where E
     CHECK(view.finish(easy, 300, 1) == Ids{2});
   }
   // Conservative: j2 is reserved at 300 on every node, j3 at 100 on nodes 0, 2 and 3 until 200;
-  // j4 finds 150 s on one node only after j2, at 350.
+  // j4, submitted a little later (planned after the reservations that stand), finds 150 s on
+  // one node only after j2, at 350.
   HandBuiltView view(tiny_cluster(4, 4));
   ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000);
   start_scenario(conservative, view);
-  CHECK(view.submit(conservative, 0, queued_jobs()).empty());
+  std::vector<Job> jobs = queued_jobs();
+  const Job j4 = jobs.back();
+  jobs.pop_back();
+  CHECK(view.submit(conservative, 0, jobs).empty());
+  CHECK(view.submit(conservative, 10, {j4}).empty());
   CHECK(view.finish(conservative, 100, 0) == Ids{3});
   CHECK(view.finish(conservative, 200, 3).empty());
   CHECK(view.finish(conservative, 300, 1) == Ids{2});
@@ -98,4 +103,19 @@ TEST_CASE("free-GPU timeline: the fewest free GPUs over a window, gains before l
   REQUIRE(medium);
   CHECK(medium->start == 200);
   CHECK(medium->allocation.parts.front().node == 0);
+}
+
+TEST_CASE("free-GPU timeline: after the present moves, wholly free stretches begin at the new present")
+{
+  HandBuiltView view(tiny_cluster(2, 2));
+  FreeGpuTimeline timeline(view.cluster(), 0);
+  timeline.hold(Allocation{{{1, 8}}}, 100, 200); // node 1 reserved over [100, 200)
+  const auto at_zero = timeline.earliest(16, 80);
+  REQUIRE(at_zero);
+  CHECK(at_zero->start == 0); // both nodes free over [0, 80)
+  // At 50, 80 s on both nodes would run into node 1's reservation: not before 200.
+  timeline.advance_to(50);
+  const auto at_fifty = timeline.earliest(16, 80);
+  REQUIRE(at_fifty);
+  CHECK(at_fifty->start == 200);
 }

@@ -66,6 +66,7 @@ TEST_CASE("quota's reservations may not add up to more than a pod")
   CHECK(d.where == "test.yaml:12:12");
   CHECK_THAT(d.message, Contains("reserved_pretrain + reserved_eval") && Contains("is 1.1") &&
                             Contains("at most 1 in all"));
-  const Scenario fine = load(SEREN + WORKLOAD + "scheduler: {name: quota, reserved_pretrain: 0.6, reserved_sft: 0.4}\n");
+  const Scenario fine =
+      load(SEREN + WORKLOAD + "scheduler: {name: quota, reserved_pretrain: 0.6, reserved_sft: 0.4}\n");
   CHECK(fine.scheduler.params.at("reserved_sft") == 0.4);
 }
