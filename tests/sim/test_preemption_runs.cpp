@@ -48,7 +48,8 @@ TEST_CASE("a borrower without checkpoints is preempted by the owner's job, loses
 {
   // At 1500 the SFT job is preempted (1500 s on 16 GPUs lost) and the pretraining job runs to
   // 2500; the SFT job, queued again, gets both nodes back then and trains its 5000 s anew.
-  const RunResult r = run_simulation(quota_scenario(), borrower_and_owner());
+  const Workload workload = borrower_and_owner(); // the run reads it until the end
+  const RunResult r = run_simulation(quota_scenario(), workload);
   const JobTable& jobs = r.run->jobs();
   CHECK(jobs.record(1).start_s == 1500);
   CHECK(jobs.record(1).end_s == 2500);
@@ -90,7 +91,8 @@ TEST_CASE("a preempted borrower with checkpoints loses only the work since its l
   s.checkpoint.interval_policy = IntervalPolicy::Fixed;
   s.checkpoint.interval_s = 1000;
   s.checkpoint.init_s = 100;
-  const RunResult r = run_simulation(s, borrower_and_owner());
+  const Workload workload = borrower_and_owner();
+  const RunResult r = run_simulation(s, workload);
 
   const double w = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
   const Ledger& ledger = r.run->ledger();
@@ -107,7 +109,8 @@ TEST_CASE("a preempted borrower with checkpoints loses only the work since its l
 
 TEST_CASE("with reclaim 0 the owner waits for the borrower: nothing is preempted")
 {
-  const RunResult r = run_simulation(quota_scenario(false), borrower_and_owner());
+  const Workload workload = borrower_and_owner();
+  const RunResult r = run_simulation(quota_scenario(false), workload);
   CHECK(r.run->jobs().record(0).end_s == 5000);
   CHECK(r.run->jobs().record(1).start_s == 5000);
   CHECK(r.run->ledger().gpu_seconds(GpuState::Preempted) == 0);
@@ -120,7 +123,8 @@ TEST_CASE("quota with failures and preemptions keeps every GPU-second in the led
   // loses what it trained since its restart at 2500 to the failure, not to a preemption.
   Scenario s = with_failures(quota_scenario(), "auto",
                              {failure(3000, Component::Node, 1, FailureCategory::NodeFailure, 100)});
-  const RunResult r = run_simulation(s, borrower_and_owner());
+  const Workload workload = borrower_and_owner();
+  const RunResult r = run_simulation(s, workload);
   const Ledger& ledger = r.run->ledger();
   CHECK(ledger.gpu_seconds(GpuState::Preempted) == Approx(16 * 1500));
   CHECK(ledger.gpu_seconds(GpuState::LostWork) > 0);
