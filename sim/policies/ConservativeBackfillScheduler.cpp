@@ -26,23 +26,19 @@ ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& top
                                                              std::unique_ptr<PlacementPolicy> placement,
                                                              double runtime_estimate_factor, int backfill_depth)
     : QueueScheduler(topology, std::move(placement))
-    , estimate_factor_(runtime_estimate_factor)
     , backfill_depth_(backfill_depth)
+    , running_(runtime_estimate_factor)
 {
 }
 
 void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
-  const double end = view.now() + estimate(view.job(job));
-  expected_end_.emplace(job, end);
-  by_end_.emplace(end, job);
+  running_.started(view.job(job), view.now());
 }
 
 void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job)
 {
-  const auto it = expected_end_.find(job);
-  by_end_.erase({it->second, job});
-  expected_end_.erase(it);
+  running_.ended(job);
   plan_valid_ = false;
 }
 
@@ -69,15 +65,17 @@ FreeGpuTimeline ConservativeBackfillScheduler::timeline_now(double now)
   FreeGpuTimeline timeline(mirror(), now);
   // A job past its estimate may end at any moment: just after now.
   const double soonest = std::nextafter(now, std::numeric_limits<double>::infinity());
-  ends_taken_as_next_moment_ = !by_end_.empty() && by_end_.begin()->first < soonest;
-  for (const auto& [end, job] : by_end_)
+  const auto& ends = running_.by_end();
+  ends_taken_as_next_moment_ = !ends.empty() && ends.begin()->first < soonest;
+  for (const auto& [end, job] : ends)
     timeline.release(allocation_of(job), std::max(end, soonest));
   return timeline;
 }
 
 bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent>& events, double now) const
 {
-  if (!plan_valid_ || ends_taken_as_next_moment_ || (!by_end_.empty() && by_end_.begin()->first <= now))
+  const auto& ends = running_.by_end();
+  if (!plan_valid_ || ends_taken_as_next_moment_ || (!ends.empty() && ends.begin()->first <= now))
     return false;
   return std::all_of(events.begin(), events.end(),
                      [](const SchedulerEvent& e) { return e.kind == EventKind::JobSubmitted; });
@@ -115,7 +113,7 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view, std::set<JobId
       timeline_.emplace(timeline_now(now));
     }
     const Job& job = view.job(id);
-    const double duration = estimate(job);
+    const double duration = running_.estimate(job);
     const auto slot = timeline_->earliest(job.gpus, duration);
     if (!slot) {
       ++reserved_; // fits nowhere with the nodes in service: planned, without a reservation

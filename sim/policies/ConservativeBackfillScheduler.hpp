@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/policies/EstimatedEnds.hpp"
 #include "sim/policies/FreeGpuTimeline.hpp"
 #include "sim/policies/QueueScheduler.hpp"
 
@@ -35,7 +36,6 @@ protected:
   void on_cluster_changed() override { plan_valid_ = false; }
 
 private:
-  double estimate(const Job& job) const { return job.duration_s * estimate_factor_; }
   // Whether the reservations of the last pass still stand: only submissions since, and no
   // running job past its estimate (its end was taken to be the moment after that pass).
   bool plan_stands(const std::vector<SchedulerEvent>& events, double now) const;
@@ -46,10 +46,8 @@ private:
   // The nodes to start `gpus` on now, for `duration_s`, without taking GPUs reserved in that time.
   Allocation place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s, double now);
 
-  double estimate_factor_;
   int backfill_depth_;
-  std::unordered_map<JobId, double> expected_end_; // running jobs it started
-  std::set<std::pair<double, JobId>> by_end_;      // the same, by estimated end
+  EstimatedEnds running_; // the jobs it started
   // The plan: reservations on the timeline (none built while every job planned has started).
   std::optional<FreeGpuTimeline> timeline_;
   bool plan_valid_ = false;

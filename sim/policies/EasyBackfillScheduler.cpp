@@ -30,25 +30,21 @@ const Registration easy_backfill(
 EasyBackfillScheduler::EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                                              double runtime_estimate_factor, int backfill_depth)
     : QueueScheduler(topology, std::move(placement))
-    , estimate_factor_(runtime_estimate_factor)
+    , running_(runtime_estimate_factor)
     , backfill_depth_(backfill_depth)
 {
 }
 
 void EasyBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
-  const double end = view.now() + estimate(view.job(job));
-  expected_end_.emplace(end, job);
-  expected_end_of_.emplace(job, end);
+  running_.started(view.job(job), view.now());
 }
 
 void EasyBackfillScheduler::on_finished(const ClusterView&, JobId job)
 {
   reservation_.reset();
   unchanged_since_idle_pass_ = false;
-  auto it = expected_end_of_.find(job);
-  expected_end_.erase({it->second, job});
-  expected_end_of_.erase(it);
+  running_.ended(job);
 }
 
 void EasyBackfillScheduler::on_cluster_changed()
@@ -64,7 +60,7 @@ EasyBackfillScheduler::Reservation& EasyBackfillScheduler::reservation_for(const
   // Release running jobs in order of estimated end until the head fits.
   const Job& head = view.job(head_id);
   Reservation r{head_id, view.now(), mirror().capacity()};
-  for (const auto& [end, running] : expected_end_) {
+  for (const auto& [end, running] : running_.by_end()) {
     if (r.at_shadow.fits(head.gpus))
       break;
     r.at_shadow.give_back(allocation_of(running));

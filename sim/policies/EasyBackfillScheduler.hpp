@@ -1,4 +1,5 @@
 #pragma once
+#include "sim/policies/EstimatedEnds.hpp"
 #include "sim/policies/PolicySpec.hpp"
 #include "sim/policies/QueueScheduler.hpp"
 
@@ -71,15 +72,13 @@ protected:
   int backfill_depth() const { return backfill_depth_; }
 
 private:
-  double estimate(const Job& job) const { return job.duration_s * estimate_factor_; }
+  double estimate(const Job& job) const { return running_.estimate(job); }
   Reservation& reservation_for(const ClusterView& view, JobId head);
   // Examines up to `depth` queued jobs from `first` for starting before the head's reservation.
   void backfill(const ClusterView& view, JobId head, std::set<JobId>::const_iterator first, int depth);
 
-  double estimate_factor_;
+  EstimatedEnds running_;
   int backfill_depth_;
-  std::set<std::pair<double, JobId>> expected_end_; // running jobs by (estimated end, id)
-  std::unordered_map<JobId, double> expected_end_of_;
   std::optional<Reservation> reservation_;
   // True while nothing has started or ended since a pass that started nothing: the cluster,
   // the head and its reservation are then as that pass left them, so only jobs submitted

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace acmesim {
 
@@ -145,9 +146,9 @@ const FreeGpuTimeline::PodWholeFree& FreeGpuTimeline::whole_free(int pod) const
   }
   w.by_end = w.by_start;
   std::sort(w.by_start.begin(), w.by_start.end(),
-            [](const WholeFree& a, const WholeFree& b) { return a.from < b.from || (a.from == b.from && a.node < b.node); });
+            [](const WholeFree& a, const WholeFree& b) { return std::tie(a.from, a.node) < std::tie(b.from, b.node); });
   std::sort(w.by_end.begin(), w.by_end.end(),
-            [](const WholeFree& a, const WholeFree& b) { return a.to < b.to || (a.to == b.to && a.node < b.node); });
+            [](const WholeFree& a, const WholeFree& b) { return std::tie(a.to, a.node) < std::tie(b.to, b.node); });
   w.valid = true;
   return w;
 }
