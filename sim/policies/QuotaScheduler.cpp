@@ -11,6 +11,10 @@ namespace acmesim {
 
 namespace {
 
+// The prefixes of the per-type parameters (reserved_pretrain, priority_eval, ...).
+constexpr std::string_view RESERVED = "reserved";
+constexpr std::string_view PRIORITY = "priority";
+
 // Assumptions where Acme published no setting (docs/scheduling.md). Pretraining's reservation is
 // its share of Seren's GPU time (69.5%, NSDI'24 Fig. 4), rounded: Acme "reserv[ed] the majority
 // of resources for pretraining jobs" (§3.2); the other classes reserve nothing.
@@ -43,11 +47,11 @@ std::vector<ParamSpec> quota_params()
        86400, false},
   });
   for (const JobType type : enum_values<JobType>())
-    params.push_back({type_param("reserved", type),
+    params.push_back({type_param(RESERVED, type),
                       "share of each pod's GPUs reserved for " + std::string(to_string(type)) + " jobs",
                       default_reserved_share(type), 0, 1, false});
   for (const JobType type : enum_values<JobType>())
-    params.push_back({type_param("priority", type),
+    params.push_back({type_param(PRIORITY, type),
                       "queue priority of " + std::string(to_string(type)) + " jobs (higher goes first)",
                       default_priority(type), 0, 1e6, false});
   return params;
@@ -58,7 +62,7 @@ std::string check_reservations(const PolicyParams& params)
   double total = 0;
   std::string names;
   for (const JobType type : enum_values<JobType>()) {
-    const std::string name = type_param("reserved", type);
+    const std::string name = type_param(RESERVED, type);
     total += params.number(name);
     names += (names.empty() ? "" : " + ") + name;
   }
@@ -72,8 +76,8 @@ QuotaRules rules_from(const PolicyParams& params)
 {
   QuotaRules rules;
   for (const JobType type : enum_values<JobType>()) {
-    rules.reserved_share[static_cast<std::size_t>(type)] = params.number(type_param("reserved", type));
-    rules.priority[static_cast<std::size_t>(type)] = params.number(type_param("priority", type));
+    rules.reserved_share[static_cast<std::size_t>(type)] = params.number(type_param(RESERVED, type));
+    rules.priority[static_cast<std::size_t>(type)] = params.number(type_param(PRIORITY, type));
   }
   rules.reclaim_by_preemption = params.flag("reclaim");
   rules.start_overhead_s = params.number("start_overhead_s");
