@@ -66,13 +66,12 @@ TEST_CASE("cli: every queue scheduler runs with failures and checkpoints, every 
     INFO(scheduler);
     run_to(s, scheduler, "--set scheduler.name=" + scheduler);
     const auto summary = nlohmann::json::parse(slurp(scratch() / scheduler / "summary.json"));
+    // The GPU-hours of every state add up to Seren's GPUs x makespan.
     double states = 0;
     for (const auto& [state, hours] : summary["gpu_hours"].items())
       if (state != "total")
         states += hours.get<double>();
-    const double total = summary["gpu_hours"]["total"].get<double>();
-    CHECK(states == Approx(total));
-    CHECK(total == Approx(2288 * summary["makespan_s"].get<double>() / 3600)); // Seren's GPUs x makespan
+    CHECK(states == Approx(2288 * summary["makespan_s"].get<double>() / 3600));
     CHECK(summary["failures"]["job_interruptions"].get<int>() > 0);
   }
 }

@@ -1,11 +1,9 @@
 // Failures, checkpoints and recovery through the SimGrid engine, on clusters small enough to
 // work out by hand. One TEST_CASE per process (one engine per process): no SECTIONs here.
-//
-// Storage flows run under SimGrid's default network model (LV08): one flow alone on a link gets
-// 0.97 of its bandwidth, shared with the 5% of reverse traffic it causes (cross-traffic), so
-// rate = bandwidth * 0.97 / 1.05. Latencies are set to 0 so that times are size / rate.
+// Storage flows as in tests/support/StorageCluster.hpp.
 #include "tests/support/RecordedFailures.hpp"
 #include "tests/support/SimRun.hpp"
+#include "tests/support/StorageCluster.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,20 +13,6 @@ using namespace acmesim;
 using namespace acmesim::testing;
 
 namespace {
-
-constexpr double LV08_EFFICIENCY = 0.97 / 1.05;
-constexpr double NIC_BPS = 25e9; // 200 Gb/s
-
-// `nodes` nodes of 8 GPUs on one leaf, each with its own storage NIC; no latencies.
-ClusterSpec storage_cluster(int nodes, double storage_GBps = 588)
-{
-  ClusterSpec spec = tiny_cluster(nodes, nodes);
-  spec.pods[0].storage_nics = 1;
-  spec.pods[0].fabric.link_latency_us = 0;
-  spec.storage.latency_us = 0;
-  spec.storage.bandwidth_GBps = storage_GBps;
-  return spec;
-}
 
 // The shared round-number recovery, with automatic diagnosis in 120 s and one hot spare per pod.
 Scenario with_spare(Scenario s, const std::string& recovery, std::vector<FailureEvent> failures)
@@ -49,12 +33,6 @@ Scenario with_checkpoints(Scenario s, CheckpointMode mode)
   s.checkpoint.interval_s = 1000;
   s.checkpoint.init_s = 100;
   return s;
-}
-
-void check_ledger_total(const RunResult& r)
-{
-  const Ledger& ledger = r.run->ledger();
-  CHECK(ledger.total_gpu_seconds() == Approx(r.topology->total_gpus() * r.makespan_s));
 }
 
 const JobFaultStats& stats_of(const RunResult& r, JobId id)

@@ -1,9 +1,10 @@
 // Preemption through the SimGrid engine: the quota scheduler reclaims reserved GPUs from a
 // borrower on clusters small enough to work out by hand. One TEST_CASE per process (one engine per
-// process). Storage flows as in test_failure_runs.cpp: rate = bandwidth * 0.97 / 1.05, no latency.
+// process). Storage flows as in tests/support/StorageCluster.hpp.
 #include "sim/report/SummaryParts.hpp"
 #include "tests/support/RecordedFailures.hpp"
 #include "tests/support/SimRun.hpp"
+#include "tests/support/StorageCluster.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,19 +13,11 @@ using namespace acmesim::testing;
 
 namespace {
 
-constexpr double LV08_EFFICIENCY = 0.97 / 1.05;
-constexpr double NIC_BPS = 25e9; // 200 Gb/s
-
-// Two nodes of 8 GPUs, each with its own storage NIC; no latencies. Under `quota`'s defaults
-// pretraining reserves 11 of the 16 GPUs and SFT none.
+// Two nodes of 8 GPUs, each with its own storage NIC. Under `quota`'s defaults pretraining
+// reserves 11 of the 16 GPUs and SFT none.
 Scenario quota_scenario(bool reclaim = true)
 {
-  ClusterSpec spec = tiny_cluster(2, 2);
-  spec.pods[0].storage_nics = 1;
-  spec.pods[0].fabric.link_latency_us = 0;
-  spec.storage.latency_us = 0;
-  spec.storage.bandwidth_GBps = 588;
-  Scenario s = hand_built_scenario(spec, "quota");
+  Scenario s = hand_built_scenario(storage_cluster(2), "quota");
   s.scheduler.params["reclaim"] = reclaim ? 1 : 0;
   return s;
 }
@@ -34,12 +27,6 @@ Scenario quota_scenario(bool reclaim = true)
 Workload borrower_and_owner()
 {
   return hand_built_workload({make_job(0, 0, 16, 5000, JobType::SFT), make_job(1, 1500, 8, 1000, JobType::Pretrain)});
-}
-
-void check_ledger_total(const RunResult& r)
-{
-  const Ledger& ledger = r.run->ledger();
-  CHECK(ledger.total_gpu_seconds() == Approx(r.topology->total_gpus() * r.makespan_s));
 }
 
 } // namespace
