@@ -18,8 +18,10 @@ namespace acmesim {
 
 struct AcmeGeneratorSpec {
   double days = 30;
-  // GPU jobs per day; 0 takes the published count over the trace's span (cluster_summary.csv
-  // gpu_job_num over Seren's 184 days, Mar-Aug 2023, or Kalos' 107 days, May 17-Aug 31).
+  // GPU jobs per day; 0 takes the rate that offers the published load: the published GPU time
+  // over the trace's span (cluster_summary.csv complete + cancel + fail GPU time over Seren's
+  // 184 days, Mar-Aug 2023, or Kalos' 107 days, May 17-Aug 31) divided by the fitted GPU time
+  // of one job.
   double gpu_jobs_per_day = 0;
   // CPU-only jobs as a share of all jobs; < 0 takes the published cpu_job_num / job_num.
   double cpu_job_share = -1;
@@ -36,6 +38,7 @@ struct AcmeGeneratorSpec {
 
 // Published values the generator needs besides the calibration: job rates and CPU jobs.
 struct AcmeClusterFacts {
+  double gpu_seconds_per_day = 0; // 0: not published; the job count then sets the rate
   double gpu_jobs_per_day = 0;
   double cpu_job_share = 0;
   double cpu_median_s = 14, cpu_mean_s = 734;          // CPU-only job durations (log-normal)

@@ -50,8 +50,16 @@ struct PublishedCluster {
   // Every non-empty numeric column of cluster_summary.csv, by column name ("avg_gpu_num",
   // "med_run_time_gpu", "complete_rate_gpu", ...). Rates there are fractions, not percents.
   std::map<std::string, double> summary;
+  // Days from the first to the last submission of the released trace, which the summary's
+  // counts and GPU time are over: Seren March-August 2023 (184 days), Kalos May 17 - August 31
+  // (107 days), acme-facts.md §3.1; 0 for the clusters whose span is not known here.
+  double trace_span_days = 0;
 
   std::optional<double> summary_value(const std::string& column) const;
+  // GPU-seconds of all GPU jobs: the summary's complete, cancel and fail GPU time, if published.
+  std::optional<double> gpu_seconds() const;
+  // That GPU time per day of the trace span, if both are known.
+  std::optional<double> gpu_seconds_per_day() const;
 };
 
 struct PublishedAcme {

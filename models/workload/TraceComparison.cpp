@@ -111,6 +111,13 @@ void compare_summary(const TraceStatistics& stats, const PublishedCluster& publi
   add("avg_run_time_gpu", "s", all.duration_s.mean(), published.summary_value("avg_run_time_gpu"));
   add("med_run_time_gpu", "s", all.duration_s.quantile(0.5), published.summary_value("med_run_time_gpu"));
   add("max_run_time_gpu", "s", all.duration_s.max(), published.summary_value("max_run_time_gpu"));
+  // The load a trace offers: GPU time per day of its span (first to last submission).
+  const auto per_day_hours = [](std::optional<double> gpu_seconds_per_day) {
+    return gpu_seconds_per_day ? std::optional(*gpu_seconds_per_day / 3600) : std::nullopt;
+  };
+  add("gpu_hours_per_day", "GPU-h",
+      per_day_hours(stats.span_s > 0 ? std::optional(all.gpu_seconds / (stats.span_s / 86400)) : std::nullopt),
+      per_day_hours(published.gpu_seconds_per_day()));
 }
 
 } // namespace

@@ -49,7 +49,7 @@ struct BoxComparison {
 
 // A scalar of cluster_summary.csv (mean and median duration, GPUs per job, ...).
 struct ValueComparison {
-  std::string key;  // the cluster_summary.csv column, or "cpu_job_share_percent"
+  std::string key;  // the cluster_summary.csv column, "cpu_job_share_percent" or "gpu_hours_per_day"
   std::string unit; // "s", "GPUs", "percent"
   std::optional<double> trace;
   std::optional<double> published;

@@ -25,7 +25,7 @@ const KeyTable<AcmeGeneratorSpec>& generator_keys()
       number_key("days", &G::days, positive_up_to(MAX_WORKLOAD_DAYS), "days", "length of the generated trace"),
       number_key("users", &G::users, integer_between(1, 1e6), "users", "users the jobs are spread over"),
       number_key("gpu_jobs_per_day", &G::gpu_jobs_per_day, number_between(0, 1e6), "jobs/day",
-                 "GPU jobs per day; 0: the published rate"),
+                 "GPU jobs per day; 0: the rate that offers the published GPU time per day"),
       // The CPU-only job count is derived from the GPU one: gpu x share / (1 - share).
       number_key("cpu_job_share", &G::cpu_job_share, number_between(0, 0.9), NO_UNIT,
                  "CPU-only jobs as a share of all jobs")
@@ -62,8 +62,9 @@ AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
 {
   AcmePresetSpec spec;
   acme_preset_keys().read_map(checker, &node, "workload.synthetic", spec);
-  // Zero means "the published rate"; the bound on memory uses the largest published one
-  // (Seren: about 3,600 GPU jobs a day, plus CPU jobs).
+  // Zero means "the rate that offers the published GPU time" (Seren: about 2,500 GPU jobs a
+  // day); the bound on memory uses the summary's larger job count (about 3,600 a day), plus
+  // CPU jobs.
   const AcmeGeneratorSpec& g = spec.generator;
   const double per_day = g.gpu_jobs_per_day > 0 ? g.gpu_jobs_per_day : 3608;
   const double cpu_share = g.cpu_job_share >= 0 ? g.cpu_job_share : 0.7; // published: Seren 0.36, Kalos 0.68

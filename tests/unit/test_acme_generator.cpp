@@ -42,13 +42,36 @@ void require_curves(const ComparisonReport& r)
   }
 }
 
+// The load the trace offers, against the published GPU time per day of the cluster's trace.
+double gpu_time_ratio(const ComparisonReport& r)
+{
+  for (const ValueComparison& v : r.summary)
+    if (v.key == "gpu_hours_per_day")
+      return v.ratio.value();
+  FAIL("no gpu_hours_per_day in the comparison");
+  return 0;
+}
+
+// Fig. 5: every published type's quartiles of GPUs per job, exactly.
+void require_box_quartiles(const ComparisonReport& r)
+{
+  CHECK(r.gpu_boxes.size() >= 4);
+  for (const BoxComparison& b : r.gpu_boxes) {
+    INFO(to_string(b.type));
+    REQUIRE(b.trace.has_value());
+    CHECK(b.trace->q1 == b.published.q1);
+    CHECK(b.trace->median == b.published.median);
+    CHECK(b.trace->q3 == b.published.q3);
+  }
+}
+
 } // namespace
 
 TEST_CASE("acme calibration meets every published sum it is fitted to")
 {
-  // Seren's published sums can all be met together; Kalos' fit stops at a few percent relative
+  // Seren's published sums can all be met together; Kalos' fit stops at about 2% relative
   // miss on one of them (the generated Kalos trace is within the targets all the same, below).
-  for (const auto& [cluster, residual] : std::map<std::string, double>{{"seren", 1e-3}, {"kalos", 0.05}}) {
+  for (const auto& [cluster, residual] : std::map<std::string, double>{{"seren", 1e-3}, {"kalos", 0.03}}) {
     INFO(cluster);
     const AcmeCalibration c = calibrate_to_published(*published().find(cluster));
     CHECK(c.max_residual < residual);
@@ -68,6 +91,19 @@ TEST_CASE("acme generator: six months of Seren match the published distributions
   require_curves(r);
   CHECK(r.max_cdf_gap_points().value() <= 2.0);
   CHECK(r.max_share_gap_points().value() <= 1.0);
+  // The load: the published GPU time over the trace span, within 5% (not the summary's job
+  // count, which would offer about 40% more).
+  CHECK(gpu_time_ratio(r) == Approx(1.0).margin(0.05));
+  require_box_quartiles(r);
+  // Evaluation jobs are small (Fig. 5: 1-8 GPUs): the few beyond the box that Fig. 3 and 4
+  // force outside pretraining (0.05% of jobs above 256 GPUs) mostly go to heavier types.
+  std::size_t large_evals = 0, evals = 0;
+  for (const Job& j : w.jobs)
+    if (j.type == JobType::Eval) {
+      ++evals;
+      large_evals += j.gpus >= 256 ? 1 : 0;
+    }
+  CHECK(large_evals < evals / 5000);
 }
 
 TEST_CASE("acme generator: Kalos over its trace span matches the published distributions")
@@ -76,6 +112,8 @@ TEST_CASE("acme generator: Kalos over its trace span matches the published distr
   require_curves(r);
   CHECK(r.max_cdf_gap_points().value() <= 2.0);
   CHECK(r.max_share_gap_points().value() <= 1.0);
+  CHECK(gpu_time_ratio(r) == Approx(1.0).margin(0.05));
+  require_box_quartiles(r);
 }
 
 // A month holds a tenth of the large jobs: the rounding of a few multi-day 1,024-GPU jobs
