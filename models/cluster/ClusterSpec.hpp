@@ -3,6 +3,8 @@
 // GPU nodes on its own two-level InfiniBand fat tree (leaf and spine switches), plus one
 // storage service that every pod reaches. Presets live in configs/clusters/; their sources and
 // the numbers that are assumptions are documented there.
+#include "models/workload/WorkloadSpec.hpp"
+
 #include <string>
 #include <vector>
 
@@ -31,6 +33,11 @@ struct PodSpec {
   // (NSDI'24 Fig. 16), far below its 200 Gb/s compute NIC.
   double storage_nic_bandwidth_Gbps = 0;
   FabricSpec fabric;
+  // Time from a job's submission until the platform lets it start, as a value/CDF table drawn
+  // log-linearly (EmpiricalDistribution): pod creation on a Kubernetes platform such as Kalos
+  // (every Kalos job waited 8-16 s or more, NSDI'24 Fig. 6d). Empty: none. It applies to the jobs
+  // bound to the pod (scheduler.pods: separate), or to every job when all pods have the same.
+  EmpiricalSpec start_overhead_s;
 };
 
 struct StorageSpec {

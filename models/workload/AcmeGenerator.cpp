@@ -290,6 +290,7 @@ Workload generate_acme_preset(const PublishedAcme& published, const std::string&
     for (Job& job : w.jobs) {
       if (clusters.size() > 1)
         job.name = name + "-" + job.name;
+      job.home = name;
       merged.jobs.push_back(std::move(job));
     }
   }

@@ -50,7 +50,8 @@ Workload generate_acme_workload(const AcmeCalibration& calibration, const AcmeCl
                                 const AcmeGeneratorSpec& spec, std::uint64_t seed);
 
 // The presets users name: "seren", "kalos", or "acme" (both clusters, each calibrated to its
-// own published values, merged; job names start with the cluster). InputError for others.
+// own published values, merged; job names start with the cluster). Every job's home is its
+// cluster. InputError for others.
 inline constexpr const char* ACME_PRESETS = "seren, kalos, acme";
 Workload generate_acme_preset(const PublishedAcme& published, const std::string& preset,
                               const AcmeGeneratorSpec& spec, std::uint64_t seed);

@@ -21,6 +21,7 @@ namespace {
 // Real-world UTC offsets span -12:00..+14:00; anything larger is a typo, not a zone.
 constexpr int MAX_OFFSET_MINUTES = 14 * 60;
 constexpr std::string_view TIMESTAMP_EXPECTED = "expected a timestamp like 2023-03-01 00:18:22+08:00";
+constexpr std::string_view SECONDS_EXPECTED = "expected a non-negative number of seconds, at most 1e9";
 
 using trace_io::trim;
 
@@ -133,15 +134,27 @@ std::string_view split_csv_line(std::string_view line, std::vector<std::string_v
 }
 
 enum Col : std::size_t { JobIdCol, UserCol, NodeNumCol, GpuNumCol, CpuNumCol, TypeCol, StateCol,
-                         SubmitTimeCol, StartTimeCol, EndTimeCol, DurationCol, COLUMN_COUNT };
-constexpr std::array<std::string_view, COLUMN_COUNT> COLUMN_NAMES{
-    "job_id", "user", "node_num", "gpu_num", "cpu_num", "type", "state", "submit_time", "start_time", "end_time",
-    "duration"};
+                         SubmitTimeCol, StartTimeCol, EndTimeCol, DurationCol, QueueCol, PodCol, COLUMN_COUNT };
+using ColumnNames = std::array<std::string_view, COLUMN_COUNT>;
+// The Acme release's names; Helios' are the same. An empty name: the schema has no such column.
+constexpr ColumnNames ACME_COLUMNS{"job_id", "user", "node_num", "gpu_num", "cpu_num", "type", "state",
+                                   "submit_time", "start_time", "end_time", "duration", "queue", ""};
+// A run's jobs.csv (docs/outputs.md): times in seconds, the pod it ran on.
+constexpr ColumnNames RUN_COLUMNS{"job_id", "user", "nodes", "gpus", "cpus", "type", "state",
+                                  "submit_s", "start_s", "end_s", "", "wait_s", "pod"};
+
+const ColumnNames& column_names(CsvSchema schema) { return schema == CsvSchema::Run ? RUN_COLUMNS : ACME_COLUMNS; }
+
+// What a run's jobs.csv calls a job larger than any pod it may run on: it never started, as a
+// job cancelled while pending.
+constexpr std::string_view REJECTED = "REJECTED";
 constexpr std::size_t ABSENT = std::numeric_limits<std::size_t>::max();
 
 struct Columns {
   std::array<std::size_t, COLUMN_COUNT> index{};
   std::size_t field_count = 0;
+  const ColumnNames* names = &ACME_COLUMNS;
+  CsvSchema schema = CsvSchema::Acme;
 };
 
 std::string line_where(const std::string& source, std::size_t line_no)
@@ -150,20 +163,23 @@ std::string line_where(const std::string& source, std::size_t line_no)
 }
 
 Columns find_columns(const std::vector<std::string_view>& header, const std::string& source, std::size_t line_no,
-                     JobTypeColumn types)
+                     CsvSchema schema)
 {
   Columns cols;
   cols.index.fill(ABSENT);
   cols.field_count = header.size();
+  cols.names = &column_names(schema);
+  cols.schema = schema;
+  const ColumnNames& names = *cols.names;
   std::string found;
   DiagnosticList problems;
   for (std::size_t i = 0; i < header.size(); ++i) {
     found += (i == 0 ? "" : ", ") + std::string(header[i]);
     for (std::size_t c = 0; c < COLUMN_COUNT; ++c) {
-      if (header[i] != COLUMN_NAMES[c])
+      if (names[c].empty() || header[i] != names[c])
         continue;
       if (cols.index[c] != ABSENT) // which of the two would be meant cannot be known
-        problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "",
+        problems.add(line_where(source, line_no), std::string(names[c]), "",
                      "column appears twice in the header (columns " + std::to_string(cols.index[c] + 1) + " and " +
                          std::to_string(i + 1) + ")");
       else
@@ -172,14 +188,18 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
   }
   auto has = [&](Col c) { return cols.index[c] != ABSENT; };
   const std::string suffix = " (found columns: " + found + ")";
-  if (types == JobTypeColumn::Ignored)
+  if (schema == CsvSchema::Helios)
     cols.index[TypeCol] = ABSENT;
   for (Col c : {JobIdCol, GpuNumCol, TypeCol, StateCol, SubmitTimeCol})
-    if (!has(c) && !(c == TypeCol && types == JobTypeColumn::Ignored))
-      problems.add(line_where(source, line_no), std::string(COLUMN_NAMES[c]), "", "missing required column" + suffix);
+    if (!has(c) && !(c == TypeCol && schema == CsvSchema::Helios))
+      problems.add(line_where(source, line_no), std::string(names[c]), "", "missing required column" + suffix);
+  const bool has_duration = !names[DurationCol].empty(); // in the schema
   if (!has(DurationCol) && !(has(StartTimeCol) && has(EndTimeCol)))
-    problems.add(line_where(source, line_no), "duration", "",
-                 "missing column: need duration, or both start_time and end_time" + suffix);
+    problems.add(line_where(source, line_no), std::string(names[has_duration ? DurationCol : StartTimeCol]), "",
+                 "missing column: need " +
+                     (has_duration ? std::string(names[DurationCol]) + ", or " : std::string()) +
+                     "both " + std::string(names[StartTimeCol]) + " and " + std::string(names[EndTimeCol]) +
+                     suffix);
   problems.throw_if_any();
   return cols;
 }
@@ -218,13 +238,18 @@ public:
     job.trace_nodes = count(NodeNumCol, false);
     job.cpus = count(CpuNumCol, false);
     job.type = cols_.index[TypeCol] == ABSENT ? JobType::Other : take(TypeCol, parse_enum<JobType>, type_expected_);
-    job.final_state = take(StateCol, parse_enum<JobState>, state_expected_);
-    job.submit_s = take(SubmitTimeCol, parse_timestamp, TIMESTAMP_EXPECTED);
+    const bool rejected = cols_.schema == CsvSchema::Run && get(StateCol) == REJECTED;
+    job.final_state = rejected ? JobState::Cancelled : take(StateCol, parse_enum<JobState>, state_expected_);
+    job.submit_s = time(SubmitTimeCol);
     job.duration_s = duration();
+    // Recorded for statistics only: the replay queues jobs itself. Empty: it never started.
+    if (!get(QueueCol).empty())
+      job.recorded_wait_s = take(QueueCol, parse_seconds, SECONDS_EXPECTED);
     if (!log_.end_row())
       return false;
     job.name.assign(get(JobIdCol)); // strings last: bad rows cost no allocation
     job.user.assign(get(UserCol));
+    job.home.assign(get(PodCol));
     return true;
   }
 
@@ -239,7 +264,7 @@ private:
   {
     log_.add(line_where(source_, line_no_), key, value, message);
   }
-  void bad(Col c, std::string_view message) { bad(COLUMN_NAMES[c], get(c), message); }
+  void bad(Col c, std::string_view message) { bad((*cols_.names)[c], get(c), message); }
 
   // The parsed cell, or (after reporting it) a default value when `parse` rejects it.
   template <class T> T take(Col c, std::optional<T> (*parse_cell)(std::string_view), std::string_view message)
@@ -248,6 +273,19 @@ private:
     if (!value)
       bad(c, message);
     return value.value_or(T{});
+  }
+
+  // A point in time: a timestamp in the Acme schemas, seconds in a run's jobs.csv.
+  std::optional<double> time_of(Col c)
+  {
+    return cols_.schema == CsvSchema::Run ? parse_seconds(get(c)) : parse_timestamp(get(c));
+  }
+  double time(Col c)
+  {
+    const auto t = time_of(c);
+    if (!t)
+      bad(c, cols_.schema == CsvSchema::Run ? SECONDS_EXPECTED : TIMESTAMP_EXPECTED);
+    return t.value_or(0.0);
   }
 
   int count(Col c, bool required)
@@ -260,7 +298,7 @@ private:
   double duration()
   {
     if (!get(DurationCol).empty())
-      return take(DurationCol, parse_seconds, "expected a non-negative number of seconds, at most 1e9");
+      return take(DurationCol, parse_seconds, SECONDS_EXPECTED);
     if (get(StartTimeCol).empty()) {
       // Never started (cancelled or failed while pending; an end_time is then the moment it
       // left the queue): it ran for 0 s. A COMPLETED job cannot have done so.
@@ -268,14 +306,16 @@ private:
         bad(StartTimeCol, "missing for a COMPLETED job without a duration");
       return 0;
     }
-    const auto start = parse_timestamp(get(StartTimeCol));
-    const auto end = parse_timestamp(get(EndTimeCol));
+    const auto start = time_of(StartTimeCol);
+    const auto end = time_of(EndTimeCol);
+    const std::string_view expected = cols_.schema == CsvSchema::Run ? SECONDS_EXPECTED : TIMESTAMP_EXPECTED;
     if (!start)
-      bad(StartTimeCol, TIMESTAMP_EXPECTED);
+      bad(StartTimeCol, expected);
     if (!end)
-      bad(EndTimeCol, TIMESTAMP_EXPECTED);
+      bad(EndTimeCol, expected);
     else if (start && *end < *start)
-      bad(EndTimeCol, "expected an end_time not before start_time " + std::string(get(StartTimeCol)));
+      bad(EndTimeCol, "expected an " + std::string((*cols_.names)[EndTimeCol]) + " not before " +
+                          std::string((*cols_.names)[StartTimeCol]) + " " + std::string(get(StartTimeCol)));
     return start && end && *end >= *start ? *end - *start : 0.0;
   }
 
@@ -294,7 +334,7 @@ using trace_io::next_line;
 using trace_io::throw_if_read_error;
 
 void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log,
-                    JobTypeColumn types)
+                    CsvSchema schema)
 {
   const std::string& source = input.source;
   std::string line;
@@ -313,7 +353,7 @@ void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace
   std::string scratch;
   if (const auto problem = split_csv_line(header, fields, scratch); !problem.empty())
     throw InputError(Diagnostic{line_where(source, line_no), "", "", "malformed header: " + std::string(problem)});
-  const Columns cols = find_columns(fields, source, line_no, types);
+  const Columns cols = find_columns(fields, source, line_no, schema);
 
   RowParser parser(cols, source, log);
   while (next_line(input.in, line, line_no)) {
@@ -331,10 +371,10 @@ void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace
 }
 
 // The reader of one kind of Slurm job CSV.
-trace_io::JobsReader acme_jobs_reader(JobTypeColumn types)
+trace_io::JobsReader acme_jobs_reader(CsvSchema schema)
 {
-  return [types](const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log) {
-    read_acme_jobs(input, workload, log, types);
+  return [schema](const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log) {
+    read_acme_jobs(input, workload, log, schema);
   };
 }
 
@@ -373,14 +413,14 @@ std::optional<double> parse_timestamp(std::string_view text)
 }
 
 Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
-                         JobTypeColumn types)
+                         CsvSchema schema)
 {
-  return trace_io::read_workload(in, source_name, on_bad_row, acme_jobs_reader(types));
+  return trace_io::read_workload(in, source_name, on_bad_row, acme_jobs_reader(schema));
 }
 
-Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row, JobTypeColumn types)
+Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row, CsvSchema schema)
 {
-  return trace_io::read_workload_file(path, on_bad_row, acme_jobs_reader(types));
+  return trace_io::read_workload_file(path, on_bad_row, acme_jobs_reader(schema));
 }
 
 } // namespace acmesim

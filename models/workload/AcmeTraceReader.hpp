@@ -12,9 +12,12 @@
 
 namespace acmesim {
 
-// Slurm-style job CSVs without job types (Helios' cluster_log.csv) share this reader: with
-// Ignored, the `type` column is neither needed nor read and every job is Other.
-enum class JobTypeColumn { Required, Ignored };
+// Slurm-style job CSVs share this reader. Helios' cluster_log.csv has no job types (the `type`
+// column is neither needed nor read, every job is Other). `queue`, where present, is the job's
+// queueing delay in seconds (start - submit), kept for statistics (Job::recorded_wait_s). A run's
+// own jobs.csv (Run) names its columns differently, gives times in seconds, the pod each job ran
+// on (read as its home) and REJECTED for jobs that never started (read as cancelled while pending).
+enum class CsvSchema { Acme, Helios, Run };
 
 // Parses "2023-03-01 00:18:22+08:00" (also with 'T', a 'Z', '+0800' or '+08' offset, fractional
 // seconds, or no offset, which means UTC) into seconds since the Unix epoch. std::nullopt if the
@@ -32,9 +35,9 @@ std::optional<double> parse_timestamp(std::string_view text);
 // fields may not span lines. The result is normalised (sorted by submission, time 0 = first
 // submission, dense ids).
 Workload read_acme_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
-                         JobTypeColumn types = JobTypeColumn::Required);
+                         CsvSchema schema = CsvSchema::Acme);
 // As above with source_name = path; a file that cannot be opened is an InputError too.
 Workload read_acme_trace_file(const std::string& path, BadRowPolicy on_bad_row,
-                              JobTypeColumn types = JobTypeColumn::Required);
+                              CsvSchema schema = CsvSchema::Acme);
 
 } // namespace acmesim

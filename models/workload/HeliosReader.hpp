@@ -14,8 +14,8 @@
 
 namespace acmesim {
 
-// Reads a whole cluster_log.csv. Columns are found by header name, in any order; vc, queue and
-// unknown columns are ignored. Required: job_id, gpu_num, state, submit_time, and duration or
+// Reads a whole cluster_log.csv. Columns are found by header name, in any order; queue is kept as
+// the recorded queueing delay (statistics only); vc and unknown columns are ignored. Required: job_id, gpu_num, state, submit_time, and duration or
 // start_time + end_time; user, cpu_num and node_num may be absent or empty (""/0). An empty
 // duration falls back to end_time - start_time, and to 0 without a start_time (cancelled while
 // pending). States: COMPLETED, FAILED, CANCELLED, TIMEOUT, NODE_FAIL (anything else, such as

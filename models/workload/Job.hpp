@@ -33,6 +33,9 @@ using JobId = std::uint32_t; // dense index into Workload::jobs, in submission o
 // unit or typing error, and GPU-seconds built from it would overflow to infinity.
 inline constexpr double MAX_TRACE_SECONDS = 1e9;
 
+// A job not bound to a pod: it may run on any.
+inline constexpr int ANY_POD = -1;
+
 struct Job {
   JobId id = 0;
   std::string name; // identifier from the source (trace job_id), or "<Type>-<k>" when generated
@@ -45,6 +48,14 @@ struct Job {
   double duration_s = 0; // run time once started
   JobState final_state = JobState::Completed;
   std::int32_t eval_chunk = -1; // evaluation trial: index into Workload::eval_chunks
+  // The cluster the job was recorded on or generated for ("seren", "kalos"; empty if unknown),
+  // and the pod it is bound to: the pod of that name when pods are scheduled separately
+  // (scheduler.pods: separate, resolved when the workload is loaded), ANY_POD otherwise.
+  std::string home;
+  int pod = ANY_POD;
+  // The queueing delay the source recorded (an Acme trace's `queue`, a run's jobs.csv `wait_s`),
+  // for statistics; < 0: none (the job never started, or the source has no such field).
+  double recorded_wait_s = -1;
 
   bool cpu_only() const { return gpus == 0; }
   bool eval_trial() const { return eval_chunk >= 0; }

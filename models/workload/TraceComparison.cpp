@@ -111,6 +111,10 @@ void compare_summary(const TraceStatistics& stats, const PublishedCluster& publi
   add("avg_run_time_gpu", "s", all.duration_s.mean(), published.summary_value("avg_run_time_gpu"));
   add("med_run_time_gpu", "s", all.duration_s.quantile(0.5), published.summary_value("med_run_time_gpu"));
   add("max_run_time_gpu", "s", all.duration_s.max(), published.summary_value("max_run_time_gpu"));
+  if (!all.wait_s.empty()) {
+    add("avg_que_time_gpu", "s", all.wait_s.mean(), published.summary_value("avg_que_time_gpu"));
+    add("med_que_time_gpu", "s", all.wait_s.quantile(0.5), published.summary_value("med_que_time_gpu"));
+  }
   // The load a trace offers: GPU time per day of its span (first to last submission).
   const auto per_day_hours = [](std::optional<double> gpu_seconds_per_day) {
     return gpu_seconds_per_day ? std::optional(*gpu_seconds_per_day / 3600) : std::nullopt;
@@ -165,6 +169,15 @@ ComparisonReport compare_with_published(const TraceStatistics& stats, const Publ
                            "fig6_duration_" + name, "Fig. 6", name + " job duration (s), % of " + name + " jobs <= x",
                            t));
   }
+  for (JobType t : enum_values<JobType>()) {
+    const auto it = published.queue_cdf_by_type.find(t);
+    if (it == published.queue_cdf_by_type.end() || stats.of(t).wait_s.empty())
+      continue;
+    const auto name = std::string(to_string(t));
+    r.queue_cdfs.push_back(named(compare_cdf(stats.of(t).wait_s, CdfWeighting::Jobs, it->second),
+                                 "fig6_queue_" + name, "Fig. 6",
+                                 name + " queueing delay (s), % of " + name + " jobs <= x", t));
+  }
   compare_type_shares(stats, published, r);
   compare_state_shares(stats, published, r);
   for (const auto& [type, box] : published.gpu_box_by_type)
@@ -186,6 +199,14 @@ std::optional<double> ComparisonReport::max_cdf_gap_points() const
 {
   std::optional<double> m;
   for (const auto& c : cdfs)
+    m = largest(m, c.max_abs_gap_points);
+  return m;
+}
+
+std::optional<double> ComparisonReport::max_queue_gap_points() const
+{
+  std::optional<double> m;
+  for (const auto& c : queue_cdfs)
     m = largest(m, c.max_abs_gap_points);
   return m;
 }

@@ -59,6 +59,9 @@ struct ValueComparison {
 struct ComparisonReport {
   std::string cluster; // as published: "Seren"
   std::vector<CdfComparison> cdfs; // Fig. 2a, Fig. 3 by jobs, Fig. 3 by GPU time, Fig. 6 per type
+  // Fig. 6b/d: queueing delay per type, for traces that record one (Job::recorded_wait_s): how a
+  // cluster was scheduled, not what its jobs were, so apart from the workload's curves.
+  std::vector<CdfComparison> queue_cdfs;
   // Fig. 4 treemap. The shares are over the GPU jobs of the types the figure shows (the authors
   // dropped SFT and MLLM from Kalos); unpublished_type_jobs counts the trace's GPU jobs left out.
   std::vector<ShareComparison> type_share_of_jobs;
@@ -72,6 +75,8 @@ struct ComparisonReport {
 
   // Largest |gap| over every CDF curve (nullopt if no curve could be evaluated).
   std::optional<double> max_cdf_gap_points() const;
+  // Largest |gap| over the queueing-delay curves (nullopt if none could be evaluated).
+  std::optional<double> max_queue_gap_points() const;
   // Largest |gap| over the type and state shares.
   std::optional<double> max_share_gap_points() const;
   const CdfComparison* find_cdf(std::string_view id) const;

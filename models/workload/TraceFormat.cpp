@@ -34,6 +34,8 @@ std::optional<TraceFormat> format_from_path(std::string_view path)
     return TraceFormat::Philly;
   if (name.find("cluster_log") != std::string::npos)
     return TraceFormat::Helios;
+  if (name == "jobs.csv")
+    return TraceFormat::Jobs;
   if (name.ends_with(".csv"))
     return TraceFormat::Acme;
   return std::nullopt;
@@ -50,6 +52,8 @@ Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPoli
     return read_philly_trace_file(path, on_bad_row);
   case TraceFormat::Helios:
     return read_helios_trace_file(path, on_bad_row);
+  case TraceFormat::Jobs:
+    return read_acme_trace_file(path, on_bad_row, CsvSchema::Run);
   }
   throw InputError(Diagnostic{path, "format", std::to_string(static_cast<int>(format)),
                               "unknown trace format, expected one of " + enum_name_list<TraceFormat>()});

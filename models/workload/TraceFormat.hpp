@@ -19,7 +19,7 @@ namespace acmesim {
 // The format a file name implies (only the last path component counts, case-insensitively):
 // a .swf extension -> Swf; a .json extension, or a name containing "cluster_job_log" (Philly's
 // file has no extension) -> Philly; a name containing "cluster_log" (Helios' cluster_log.csv)
-// -> Helios; any other .csv -> Acme; anything else -> nullopt (the caller then needs an
+// -> Helios; jobs.csv (a run's) -> Jobs; any other .csv -> Acme; anything else -> nullopt (the caller then needs an
 // explicit format).
 std::optional<TraceFormat> format_from_path(std::string_view path);
 

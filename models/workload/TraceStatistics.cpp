@@ -35,6 +35,7 @@ std::vector<double> powers_of_two_covering(int min_exponent, std::optional<doubl
 struct GroupBuilder {
   std::vector<std::pair<double, double>> gpus;
   std::vector<std::pair<double, double>> durations;
+  std::vector<std::pair<double, double>> waits;
   GroupStatistics stats;
 
   void add(const Job& job)
@@ -47,12 +48,15 @@ struct GroupBuilder {
     stats.state_gpu_seconds[s] += gpu_seconds;
     gpus.emplace_back(static_cast<double>(job.gpus), gpu_seconds);
     durations.emplace_back(job.duration_s, gpu_seconds);
+    if (job.recorded_wait_s >= 0)
+      waits.emplace_back(job.recorded_wait_s, gpu_seconds);
   }
 
   GroupStatistics finish()
   {
     stats.gpus = Distribution::from_samples(std::move(gpus));
     stats.duration_s = Distribution::from_samples(std::move(durations));
+    stats.wait_s = Distribution::from_samples(std::move(waits));
     return std::move(stats);
   }
 };
@@ -178,6 +182,17 @@ std::vector<std::pair<std::string, std::optional<double>>> GroupStatistics::dura
   for (double p : DURATION_QUANTILES)
     out.emplace_back(quantile_label(p), duration_s.quantile(p));
   out.emplace_back("max", duration_s.max());
+  return out;
+}
+
+std::vector<std::pair<std::string, std::optional<double>>> GroupStatistics::wait_summary() const
+{
+  if (wait_s.empty())
+    return {};
+  std::vector<std::pair<std::string, std::optional<double>>> out{{"mean", wait_s.mean()}};
+  for (double p : WAIT_QUANTILES)
+    out.emplace_back(quantile_label(p), wait_s.quantile(p));
+  out.emplace_back("max", wait_s.max());
   return out;
 }
 

@@ -21,6 +21,8 @@ inline constexpr std::size_t JOB_STATE_COUNT = enum_values<JobState>().size();
 // Quantiles reported for GPUs per job (the Fig. 5 box) and for durations.
 inline constexpr std::array<double, 3> GPU_QUANTILES{0.25, 0.5, 0.75};
 inline constexpr std::array<double, 5> DURATION_QUANTILES{0.25, 0.5, 0.75, 0.9, 0.99};
+// The quantiles of queueing delay acme-facts.md §3.5 reads off Fig. 6b/d.
+inline constexpr std::array<double, 4> WAIT_QUANTILES{0.5, 0.75, 0.9, 0.99};
 
 enum class CdfWeighting { Jobs, GpuTime };
 
@@ -72,6 +74,7 @@ struct GroupStatistics {
   double gpu_seconds = 0; // sum of gpus x duration
   Distribution gpus;       // GPUs per job
   Distribution duration_s; // run time
+  Distribution wait_s;     // queueing delay, over the jobs whose source recorded one (Job::recorded_wait_s)
   std::array<std::size_t, JOB_STATE_COUNT> state_jobs{};      // index = JobState
   std::array<double, JOB_STATE_COUNT> state_gpu_seconds{};    // index = JobState
 
@@ -81,6 +84,8 @@ struct GroupStatistics {
   // "p25", "p50", "p75", "whisker_low", "whisker_high", "max"; duration "mean", "p25" .. "p99", "max".
   std::vector<std::pair<std::string, std::optional<double>>> gpu_summary() const;
   std::vector<std::pair<std::string, std::optional<double>>> duration_summary() const;
+  // Queueing delay "mean", "p50", "p75", "p90", "p99", "max" (empty when no wait was recorded).
+  std::vector<std::pair<std::string, std::optional<double>>> wait_summary() const;
 };
 
 struct TraceStatistics {

@@ -44,8 +44,12 @@ enum class TraceFormat : std::uint8_t {
   Swf,    // Standard Workload Format of the Parallel Workloads Archive
   Philly, // Microsoft Philly trace, cluster_job_log (JSON)
   Helios, // SenseTime Helios trace, cluster_log.csv
+  Jobs,   // a run's own jobs.csv (docs/outputs.md), read back for statistics or replay
 };
-constexpr auto enum_names(TraceFormat) { return names_in_order<TraceFormat>("acme", "swf", "philly", "helios"); }
+constexpr auto enum_names(TraceFormat)
+{
+  return names_in_order<TraceFormat>("acme", "swf", "philly", "helios", "jobs");
+}
 
 struct TraceSpec {
   std::string path;       // as resolved (relative paths are relative to the scenario file)

@@ -1,4 +1,5 @@
-// `acmesim workload stats TRACE [--format F] [--against seren|kalos] [--json] [--on-bad-row error|skip]`:
+// `acmesim workload stats TRACE [--format F] [--against seren|kalos] [--cluster NAME] [--json]
+// [--on-bad-row error|skip]`:
 // the statistics of a trace in the terms of the Acme paper, optionally next to the published
 // values (docs/workload-stats.md). The numbers come from models/workload and the report from
 // sim/report/TraceStats*; this file reads the options and the trace, and fetches the embedded
@@ -20,6 +21,7 @@
 #include <iostream>
 #include <optional>
 #include <ranges>
+#include <set>
 
 namespace po = boost::program_options;
 
@@ -27,13 +29,14 @@ namespace acmesim {
 
 namespace {
 
-constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against CLUSTER] [--json] "
-                              "[--on-bad-row error|skip]";
+constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against CLUSTER] [--cluster NAME] "
+                              "[--json] [--on-bad-row error|skip]";
 
 struct StatsOptions {
   std::string trace;
   TraceFormat format = TraceFormat::Acme;
   std::optional<std::string> against; // "seren" or "kalos"
+  std::optional<std::string> cluster; // only the jobs whose home is this (a run's jobs.csv: its pod)
   bool json = false;
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
 };
@@ -47,6 +50,8 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
                                            "else acme)").c_str())(
       "against", po::value<std::string>(),
       "compare with the published values of a cluster: seren, kalos (philly, helios: the curves published for them)")(
+      "cluster", po::value<std::string>(),
+      "only the jobs of this cluster: in a run's jobs.csv, those that ran on the pod of this name")(
       "json", "one JSON document on stdout instead of the text report")(
       "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip");
   po::positional_options_description positional;
@@ -71,6 +76,8 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   if (vm.count("against")) {
     o.against = vm["against"].as<std::string>(); // checked against the published clusters
   }
+  if (vm.count("cluster"))
+    o.cluster = vm["cluster"].as<std::string>();
   o.json = vm.count("json") > 0;
   const std::string policy = vm["on-bad-row"].as<std::string>();
   if (policy != "error" && policy != "skip")
@@ -79,6 +86,19 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   return o;
 }
 
+// Keeps the jobs of one cluster (Job::home); InputError if there are none, naming those there are.
+void keep_cluster(Workload& workload, const std::string& cluster, const std::string& trace)
+{
+  std::set<std::string> homes;
+  for (const Job& j : workload.jobs)
+    if (!j.home.empty())
+      homes.insert(j.home);
+  std::erase_if(workload.jobs, [&](const Job& j) { return j.home != cluster; });
+  if (workload.jobs.empty())
+    throw InputError(Diagnostic{trace, "--cluster", cluster,
+                                homes.empty() ? "the trace names no cluster for its jobs (a run's jobs.csv does: the pod each ran on)"
+                                              : "no job of this cluster; the trace has jobs of " + join_names(homes)});
+}
 
 } // namespace
 
@@ -98,7 +118,9 @@ int cmd_workload_stats(const std::vector<std::string>& args)
                        "'; published clusters: " + join_names(std::views::keys(acme->clusters)));
     }
   }
-  const Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row);
+  Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row);
+  if (options->cluster)
+    keep_cluster(workload, *options->cluster, options->trace);
   const TraceStatistics stats = compute_trace_statistics(workload);
   std::optional<ComparisonReport> report;
   if (published)

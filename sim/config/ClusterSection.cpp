@@ -1,6 +1,7 @@
 #include "sim/config/ClusterSection.hpp"
 
 #include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/TableKey.hpp"
 
 #include <algorithm>
 
@@ -39,6 +40,13 @@ const KeyTable<StorageSpec>& storage_keys()
                  "aggregate bandwidth of the storage service"),
       number_key("latency_us", &StorageSpec::latency_us, at_least(0), "us", "latency of a storage access"),
   });
+  return keys;
+}
+
+const KeyTable<EmpiricalSpec>& start_overhead_keys()
+{
+  static const KeyTable<EmpiricalSpec> keys =
+      table_keys(positive_up_to(86400), "s", "overheads, interpolated log-linearly between them");
   return keys;
 }
 
@@ -149,6 +157,11 @@ const KeyTable<PodSpec>& pod_keys()
       number_key("storage_nic_bandwidth_Gbps", &P::storage_nic_bandwidth_Gbps, at_least(0), "Gb/s",
                  "bandwidth of one storage NIC; 0: as nic_bandwidth_Gbps (summary.json shows the bandwidth used)"),
       map_key("fabric", &P::fabric, fabric_keys(), "the pod's two-level InfiniBand fat tree"),
+      table_key("start_overhead_s", &P::start_overhead_s, start_overhead_keys(), EmpiricalDistribution::Kind::LogLinear,
+                "time from a job's submission until the platform lets it start (pod creation): drawn per job; "
+                "for jobs bound to the pod (scheduler.pods: separate), or every job when all pods have the same",
+                true)
+          .default_is("none"),
   });
   return keys;
 }

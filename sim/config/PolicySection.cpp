@@ -53,6 +53,10 @@ const KeyTable<SchedulerSpec>& scheduler_keys()
                  "the scheduler (`acmesim list`)"),
       policy_key("placement", &SchedulerSpec::placement, placement_registry(),
                  "unknown placement policy; valid policies", "where a job's GPUs are taken from"),
+      value_key("pods", &SchedulerSpec::pods,
+                "shared: one scheduler for all pods, a job runs on any; separate: each pod has its own "
+                "instance of the scheduler, as separate clusters, and a job runs on the pod named after its "
+                "home cluster (the acme generator's jobs have one)"),
   });
   return keys;
 }

@@ -76,6 +76,10 @@ void check_across_sections(ConfigChecker& checker, const MapReader& top, const S
     if (std::none_of(scenario.cluster.pods.begin(), scenario.cluster.pods.end(),
                      [&](const PodSpec& p) { return p.name == pod; }))
       checker.error(*top.get("network"), "network.reference." + pod, "the cluster has no pod of this name");
+  if (scenario.evaluation.enabled && scenario.scheduler.pods == PodScheduling::Separate)
+    checker.error(*top.get("evaluation"), "evaluation",
+                  "evaluation campaigns need one scheduler for all pods: their trials have no home pod "
+                  "(remove scheduler.pods: separate)");
   if (top.get("evaluation") && scenario.failures.source != FailureSpec::Source::None)
     checker.error(*top.get("evaluation"), "evaluation",
                   "evaluation campaigns cannot be combined with failures yet: remove one of the two sections");

@@ -1,6 +1,7 @@
 #include "sim/config/SyntheticSection.hpp"
 
 #include "models/workload/EmpiricalDistribution.hpp"
+#include "sim/config/TableKey.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,17 +18,6 @@ using T = SyntheticTypeSpec;
 // The share of a type's jobs that end in one state.
 const NumberRange SHARE = number_between(0, 1);
 
-// The keys of a value/CDF table whose values are `what`, in `unit` and within `range`.
-KeyTable<EmpiricalSpec> table_keys(const NumberRange& range, const std::string& unit, const std::string& what)
-{
-  return KeyTable<EmpiricalSpec>({
-      number_list_key("values", &EmpiricalSpec::values, range, unit, what + ", strictly increasing").required(),
-      number_list_key("cdf", &EmpiricalSpec::cdf, any_number(), NO_UNIT,
-                      "P(X <= value) at each value: non-decreasing, ending at 1")
-          .required(),
-  });
-}
-
 const KeyTable<EmpiricalSpec>& gpu_table_keys()
 {
   static const KeyTable<EmpiricalSpec> keys =
@@ -40,39 +30,6 @@ const KeyTable<EmpiricalSpec>& duration_table_keys()
   static const KeyTable<EmpiricalSpec> keys =
       table_keys(positive(), "s", "durations, interpolated log-linearly between them");
   return keys;
-}
-
-// `{values: [...], cdf: [...]}`: both keys are reported missing before anything else is judged,
-// then the whole is checked as a table of `kind`.
-bool read_table(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                const KeyTable<EmpiricalSpec>& keys, Kind kind, EmpiricalSpec& spec)
-{
-  MapReader table(checker, &node, key, keys.names());
-  if (!table.ok())
-    return false;
-  for (const auto& required : keys.names())
-    table.require(required);
-  if (!keys.read(table, spec, false))
-    return false;
-  const std::string problem = check_empirical_spec(spec, kind);
-  if (!problem.empty())
-    checker.error(node, key, problem);
-  return problem.empty();
-}
-
-ConfigKey<T> table_key(std::string name, EmpiricalSpec T::*member, const KeyTable<EmpiricalSpec>& keys, Kind kind,
-                       std::string help)
-{
-  return ConfigKey<T>(other_doc(std::move(name), "map", "values and cdf", std::move(help)),
-                      node_reader<T>([member, &keys, kind](ConfigChecker& checker, const ConfigNode& node,
-                                                           const std::string& key, T& spec) {
-                        return read_table(checker, node, key, keys, kind, spec.*member);
-                      }),
-                      [member, &keys](const T& spec) { return keys.echo(spec.*member); },
-                      [member, &keys](const std::string& path, const T& defaults) {
-                        return keys.docs(path, defaults.*member);
-                      })
-      .required();
 }
 
 // `{COMPLETED: 0.9, FAILED: 0.1}`: known states whose shares sum to 1; states left out get 0.
@@ -129,8 +86,8 @@ const KeyTable<T>& job_type_keys()
       number_key("arrivals_per_hour", &T::arrivals_per_hour, number_between(0, 1e6), "jobs/h",
                  "the Poisson arrival rate of the type's jobs")
           .required(),
-      table_key("gpus", &T::gpus, gpu_table_keys(), Kind::Discrete, "GPUs per job"),
-      table_key("duration_s", &T::duration_s, duration_table_keys(), Kind::LogLinear, "run time per job"),
+      table_key("gpus", &T::gpus, gpu_table_keys(), Kind::Discrete, "GPUs per job").required(),
+      table_key("duration_s", &T::duration_s, duration_table_keys(), Kind::LogLinear, "run time per job").required(),
       ConfigKey<T>(other_doc("states", "map of numbers", "job states, shares summing to 1", "how the type's jobs end"),
                    node_reader<T>(read_states), states_json, state_docs),
       number_key("cpus_per_gpu", &T::cpus_per_gpu, integer_between(0, 1024), "CPUs", "CPU cores a job takes per GPU"),

@@ -7,6 +7,7 @@
 #include "sim/engine/PlatformRings.hpp"
 #include "sim/engine/PlatformTransfers.hpp"
 #include "sim/policies/Registries.hpp"
+#include "sim/run/StartOverheads.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -172,6 +173,7 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   setup.evaluation = &scenario.evaluation;
   setup.network = &scenario.network;
   setup.rings = &rings;
+  setup.start_overhead_s = draw_start_overheads(scenario.cluster, workload, scenario.seed);
   setup.job_failure_rate = job_failure_rate(scenario.failures, scenario.recorded_failures, *result.topology);
   setup.utilisation_bin_s = scenario.output.utilisation_bin_s;
   setup.timeline = scenario.output.timeline;

@@ -1,9 +1,12 @@
 #include "sim/engine/WorkloadLoader.hpp"
 
+#include "models/common/Text.hpp"
 #include "models/evaluation/EvalCampaign.hpp"
 #include "models/workload/TraceFormat.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "models/workload/SyntheticGenerator.hpp"
+
+#include <algorithm>
 
 namespace acmesim {
 
@@ -24,6 +27,38 @@ Workload load_jobs(const Scenario& scenario)
   return none;
 }
 
+// With pods scheduled separately, every GPU job runs on the pod named after its home cluster.
+// One diagnostic for all the jobs that have none: one mistake usually concerns every job.
+void bind_to_home_pods(const Scenario& scenario, Workload& workload)
+{
+  const auto& pods = scenario.cluster.pods;
+  std::vector<std::string> names;
+  for (const PodSpec& p : pods)
+    names.push_back(p.name);
+  const Job* first_homeless = nullptr;
+  std::size_t homeless = 0;
+  for (Job& job : workload.jobs) {
+    if (job.cpu_only())
+      continue;
+    const auto pod = std::find(names.begin(), names.end(), job.home);
+    if (pod != names.end()) {
+      job.pod = static_cast<int>(pod - names.begin());
+      continue;
+    }
+    first_homeless = first_homeless ? first_homeless : &job;
+    ++homeless;
+  }
+  if (!first_homeless)
+    return;
+  const Job& j = *first_homeless;
+  throw InputError(Diagnostic{
+      scenario.source, "scheduler.pods", "separate",
+      "each job must run on the pod named after its home cluster, and " + std::to_string(homeless) +
+          " GPU jobs cannot: the first, " + j.name +
+          (j.home.empty() ? ", has no home cluster" : ", is from cluster '" + j.home + "'") + "; the cluster's pods are " +
+          join_names(names) + " (the acme generator's jobs and a run's jobs.csv have a home; other traces do not)"});
+}
+
 } // namespace
 
 Workload load_workload(const Scenario& scenario)
@@ -33,6 +68,8 @@ Workload load_workload(const Scenario& scenario)
     append_eval_campaigns(scenario.evaluation, workload);
     normalise_workload(workload);
   }
+  if (scenario.scheduler.pods == PodScheduling::Separate)
+    bind_to_home_pods(scenario, workload);
   return workload;
 }
 

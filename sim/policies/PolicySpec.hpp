@@ -2,6 +2,9 @@
 // What a scenario says about a policy: its name and its parameters, and what a policy declares
 // about itself: its help and the parameters it accepts. Policies register these where they are
 // defined (PolicyRegistry.hpp); the scenario loader validates against them.
+#include "models/common/EnumNames.hpp"
+
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -44,10 +47,16 @@ private:
   std::map<std::string, double, std::less<>> values_;
 };
 
-// scheduler: {name, placement, <parameters of the named scheduler>}
+// How the pods of a cluster are scheduled: as one pool (a job may run on any pod), or each by
+// its own instance of the scheduler, as separate clusters (a job runs on the pod of its home).
+enum class PodScheduling : std::uint8_t { Shared, Separate };
+constexpr auto enum_names(PodScheduling) { return names_in_order<PodScheduling>("shared", "separate"); }
+
+// scheduler: {name, placement, pods, <parameters of the named scheduler>}
 struct SchedulerSpec {
   std::string name = "fifo";
   std::string placement = "pack";
+  PodScheduling pods = PodScheduling::Shared;
   std::map<std::string, double> params; // validated; the loader fills in every default
 };
 

@@ -43,8 +43,6 @@ std::vector<ParamSpec> quota_params()
   params.insert(params.end(), {
       {"reclaim", "1: a job within its class's reservation preempts borrowers to start; 0: it waits for them", 1, 0,
        1, true},
-      {"start_overhead_s", "no job starts before it has been queued this long (pod creation on Kubernetes)", 0, 0,
-       86400, false},
   });
   for (const JobType type : enum_values<JobType>())
     params.push_back({type_param(RESERVED, type),
@@ -80,7 +78,6 @@ QuotaRules rules_from(const PolicyParams& params)
     rules.priority[static_cast<std::size_t>(type)] = params.number(type_param(PRIORITY, type));
   }
   rules.reclaim_by_preemption = params.flag("reclaim");
-  rules.start_overhead_s = params.number("start_overhead_s");
   return rules;
 }
 
@@ -118,7 +115,6 @@ QuotaScheduler::QuotaScheduler(const Topology& topology, std::unique_ptr<Placeme
 void QuotaScheduler::on_queued(const ClusterView& view, JobId id)
 {
   order_.emplace(-priority(view.job(id).type), id);
-  entered_[id] = view.now();
 }
 
 void QuotaScheduler::on_started(const ClusterView& view, JobId id)
@@ -132,7 +128,6 @@ void QuotaScheduler::on_started(const ClusterView& view, JobId id)
   used_[slot(r.pod, r.type)] += r.gpus;
   latest_[slot(r.pod, r.type)].emplace(-r.start_s, -static_cast<std::int64_t>(id));
   order_.erase({-priority(job.type), id});
-  entered_.erase(id);
 }
 
 void QuotaScheduler::on_finished(const ClusterView& view, JobId id)
@@ -143,17 +138,6 @@ void QuotaScheduler::on_finished(const ClusterView& view, JobId id)
   latest_[slot(r.pod, r.type)].erase({-r.start_s, -static_cast<std::int64_t>(id)});
   running_.erase(it);
   EasyBackfillScheduler::on_finished(view, id);
-}
-
-bool QuotaScheduler::eligible(const ClusterView& view, JobId id)
-{
-  if (preempted_this_pass_.count(id) > 0)
-    return false;
-  const double from = entered_.at(id) + rules_.start_overhead_s;
-  if (view.now() >= from)
-    return true;
-  wake_at(from);
-  return false;
 }
 
 std::vector<int> QuotaScheduler::owned_pods(const Job& job) const
@@ -216,7 +200,7 @@ void QuotaScheduler::schedule(const ClusterView& view, const std::vector<Schedul
   auto it = order_.begin();
   while (it != order_.end()) {
     const JobId id = (it++)->second;
-    if (!eligible(view, id))
+    if (!eligible(id))
       continue;
     if (try_start(view, id))
       continue;
@@ -227,7 +211,7 @@ void QuotaScheduler::schedule(const ClusterView& view, const std::vector<Schedul
     BackfillPass pass = backfill_pass(view, id);
     for (int examined = 0; it != order_.end() && examined < backfill_depth(); ++examined) {
       const JobId candidate = (it++)->second;
-      if (eligible(view, candidate) && !pass.consider(candidate))
+      if (eligible(candidate) && !pass.consider(candidate))
         return;
     }
     return;

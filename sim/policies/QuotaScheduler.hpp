@@ -14,10 +14,8 @@
 //   reclaim 0  wait, holding EASY's reservation, while borrowers end
 //
 // Jobs start in queue order while they fit; the jobs behind the first that does not fit are
-// backfilled around its reservation (EASY), so backfilling keeps to the rules. With
-// start_overhead_s no job starts before it has been queued that long (a platform that creates
-// pods first, as Kubernetes did for Kalos: every Kalos queueing delay is at least 8-16 s,
-// ../shared/reference/acme-facts.md §3.5). docs/scheduling.md has the defaults and their sources.
+// backfilled around its reservation (EASY), so backfilling keeps to the rules.
+// docs/scheduling.md has the defaults and their sources.
 #include "sim/policies/EasyBackfillScheduler.hpp"
 
 #include <array>
@@ -34,7 +32,6 @@ struct QuotaRules {
   std::array<double, JOB_CLASS_COUNT> reserved_share{}; // by JobType; sum <= 1
   std::array<double, JOB_CLASS_COUNT> priority{};       // by JobType
   bool reclaim_by_preemption = true;
-  double start_overhead_s = 0;
 };
 
 class QuotaScheduler final : public EasyBackfillScheduler {
@@ -65,8 +62,8 @@ private:
     return static_cast<std::size_t>(pod) * JOB_CLASS_COUNT + static_cast<std::size_t>(type);
   }
   double priority(JobType type) const { return rules_.priority[static_cast<std::size_t>(type)]; }
-  // Whether the job may start now (queued long enough); if not, asks to be woken when it may.
-  bool eligible(const ClusterView& view, JobId job);
+  // Whether the job may start in this pass: not if this pass preempted it.
+  bool eligible(JobId job) const { return preempted_this_pass_.count(job) == 0; }
   // Pods where the job's class stays within its reservation with the job, in pod order.
   std::vector<int> owned_pods(const Job& job) const;
   // Preempts borrowers so that `job` fits on one of the pods it owns GPUs on, and starts it;
@@ -82,7 +79,6 @@ private:
   // Running jobs of each class on each pod, latest started first: (-start, -id).
   std::vector<std::set<std::pair<double, std::int64_t>>> latest_; // by slot(pod, type)
   std::set<std::pair<double, JobId>> order_; // (-class priority, id): first to start first
-  std::unordered_map<JobId, double> entered_; // when each queued job entered the queue
   std::set<JobId> preempted_this_pass_;       // not started again in the pass that preempted them
 };
 

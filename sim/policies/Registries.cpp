@@ -1,5 +1,8 @@
 #include "sim/policies/Registries.hpp"
 
+#include "models/common/Random.hpp"
+#include "sim/policies/PodPartition.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -36,8 +39,16 @@ RecoveryRegistry& recovery_registry()
 
 std::unique_ptr<Scheduler> make_scheduler(const SchedulerSpec& spec, const Topology& topology, std::uint64_t seed)
 {
-  return scheduler_registry().make(spec.name, spec.params, topology,
-                                   placement_registry().make(spec.placement, {}, seed));
+  if (spec.pods == PodScheduling::Shared)
+    return scheduler_registry().make(spec.name, spec.params, topology,
+                                     placement_registry().make(spec.placement, {}, seed));
+  // Each pod's placement draws from a stream of its own, so a pod's runs do not depend on the
+  // other pods.
+  return std::make_unique<PodPartitionedScheduler>(topology, [&](int pod, const Topology& pod_topology) {
+    const std::string& name = topology.spec().pods[static_cast<std::size_t>(pod)].name;
+    return scheduler_registry().make(spec.name, spec.params, pod_topology,
+                                     placement_registry().make(spec.placement, {}, derive_stream_seed(seed, "pod." + name)));
+  });
 }
 
 std::unique_ptr<RecoveryPolicy> make_recovery_policy(const RecoverySpec& spec)

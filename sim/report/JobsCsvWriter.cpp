@@ -26,7 +26,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
 {
   const auto& topology = *result.topology;
   const Run& run = *result.run;
-  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
+  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,"
          "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
          "waiting_for_person_s,restart_s,ettr";
   // With the network model: each job's training wall time over its reference time (docs/network.md).
@@ -49,7 +49,11 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
                      r.start_s - job.submit_s, r.end_s - job.submit_s);
     else
       fmt::format_to(std::back_inserter(row), ",,,,");
-    fmt::format_to(std::back_inserter(row), "{},{},", state_column(job, r, stats), leaves.size());
+    fmt::format_to(std::back_inserter(row), "{},", state_column(job, r, stats));
+    if (!allocation.empty())
+      fmt::format_to(std::back_inserter(row), "{}",
+                     topology.spec().pods[static_cast<std::size_t>(topology.pod_of(allocation.parts.front().node))].name);
+    fmt::format_to(std::back_inserter(row), ",{},", leaves.size());
     for (std::size_t i = 0; i < allocation.parts.size(); ++i) {
       if (i > 0)
         row.push_back(' ');

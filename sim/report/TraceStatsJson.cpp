@@ -51,6 +51,11 @@ ordered_json group_json(const Group& group)
                  {"share_of_gpu_time_percent", value(group.share_of_gpu_time)},
                  {"gpus", named_values(g.gpu_summary())},
                  {"duration_s", named_values(g.duration_summary())}};
+  // Queueing delay, when the trace records it.
+  if (!g.wait_s.empty()) {
+    j["jobs_with_wait"] = g.wait_s.jobs();
+    j["wait_s"] = named_values(g.wait_summary());
+  }
   for (const bool by_time : {false, true}) {
     ordered_json states = ordered_json::object();
     for (JobState s : enum_values<JobState>())
@@ -70,12 +75,10 @@ ordered_json shares_json(const std::vector<ShareComparison>& shares)
   return a;
 }
 
-ordered_json comparison_json(const ComparisonReport& r)
+ordered_json cdfs_json(const std::vector<CdfComparison>& curves)
 {
-  ordered_json j{{"cluster", r.cluster}, {"source", ACME_CITATION}, {"max_cdf_gap_points", value(r.max_cdf_gap_points())},
-                 {"max_share_gap_points", value(r.max_share_gap_points())}};
   ordered_json cdfs = ordered_json::array();
-  for (const auto& c : r.cdfs) {
+  for (const auto& c : curves) {
     ordered_json points = ordered_json::array();
     for (const auto& p : c.points)
       points.push_back({{"x", p.x}, {"trace", value(p.trace_percent)}, {"published", p.published_percent},
@@ -85,7 +88,18 @@ ordered_json comparison_json(const ComparisonReport& r)
                     {"max_abs_gap_points", value(c.max_abs_gap_points)}, {"max_gap_x", value(c.max_gap_x)},
                     {"max_gap_signed_points", value(c.max_gap_signed_points)}, {"points", points}});
   }
-  j["cdfs"] = cdfs;
+  return cdfs;
+}
+
+ordered_json comparison_json(const ComparisonReport& r)
+{
+  ordered_json j{{"cluster", r.cluster}, {"source", ACME_CITATION}, {"max_cdf_gap_points", value(r.max_cdf_gap_points())},
+                 {"max_share_gap_points", value(r.max_share_gap_points())}};
+  j["cdfs"] = cdfs_json(r.cdfs);
+  if (!r.queue_cdfs.empty()) {
+    j["max_queue_gap_points"] = value(r.max_queue_gap_points());
+    j["queue_cdfs"] = cdfs_json(r.queue_cdfs);
+  }
   j["type_share_of_jobs"] = shares_json(r.type_share_of_jobs);
   j["type_share_of_gpu_time"] = shares_json(r.type_share_of_gpu_time);
   j["unpublished_type_jobs"] = r.unpublished_type_jobs;

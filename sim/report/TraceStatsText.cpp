@@ -196,6 +196,49 @@ void print_cdfs(std::ostream& out, const TraceStatistics& s, const PublishedClus
                    : "duration CDF, % of GPU jobs <= x s");
 }
 
+// Queueing delay, for traces that record it: per type, and as CDFs at the points of Fig. 6b/d.
+void print_waits(std::ostream& out, const TraceStatistics& s, const PublishedCluster* p)
+{
+  if (s.all_gpu_jobs.wait_s.empty())
+    return;
+  const bool cmp = p != nullptr;
+  Table summary({"type", "jobs", "mean", "p50", "p75", "p90", "p99", "max"});
+  std::vector<std::tuple<std::string, const Distribution*, const PublishedCdf*>> cols{
+      {"all", &s.all_gpu_jobs.wait_s, nullptr}};
+  for (const auto& [name, g, share_jobs, share_time] : groups(s)) {
+    if (g->wait_s.empty())
+      continue;
+    std::vector<std::string> row{name, std::to_string(g->wait_s.jobs())};
+    for (const auto& [label, v] : g->wait_summary())
+      row.push_back(num(v));
+    summary.row(row);
+    if (name == "all")
+      continue;
+    const auto type = parse_enum<JobType>(name);
+    const auto it = cmp && type ? p->queue_cdf_by_type.find(*type) : std::map<JobType, PublishedCdf>::const_iterator{};
+    cols.emplace_back(name, &g->wait_s, cmp && type && it != p->queue_cdf_by_type.end() ? &it->second : nullptr);
+  }
+  summary.print(out, "queueing delay by type (s), over the jobs that started");
+  Table cdf({"seconds <= x"}, false);
+  for (const auto& [name, dist, pc] : cols) {
+    cdf.header().push_back(name);
+    if (cmp && pc)
+      cdf.header().emplace_back("Acme");
+  }
+  for (int k = 0; k <= 15; ++k) {
+    const double x = std::ldexp(1.0, k);
+    std::vector<std::string> row{num(x)};
+    for (const auto& [name, dist, pc] : cols) {
+      row.push_back(pct(dist->cdf_percent(x)));
+      if (cmp && pc)
+        row.push_back(pct(pc->at(x)));
+    }
+    cdf.row(row);
+  }
+  cdf.print(out, cmp ? "queueing delay CDF, % of GPU jobs <= x s (Acme: Fig. 6b/d per type)"
+                     : "queueing delay CDF, % of GPU jobs <= x s");
+}
+
 void print_comparison(std::ostream& out, const ComparisonReport& r)
 {
   Table summary({"quantity", "unit", "trace", "Acme", "ratio"});
@@ -207,8 +250,17 @@ void print_comparison(std::ostream& out, const ComparisonReport& r)
     gaps.row({c.id, c.figure, std::to_string(c.points.size()), pct(c.max_abs_gap_points), num(c.max_gap_x),
               gap(c.max_gap_signed_points)});
   gaps.print(out, "largest CDF gaps vs Acme " + r.cluster + ", percentage points at the published x");
+  if (!r.queue_cdfs.empty()) {
+    Table queue_gaps({"curve", "figure", "points", "largest |gap|", "at x", "trace - Acme"});
+    for (const auto& c : r.queue_cdfs)
+      queue_gaps.row({c.id, c.figure, std::to_string(c.points.size()), pct(c.max_abs_gap_points), num(c.max_gap_x),
+                      gap(c.max_gap_signed_points)});
+    queue_gaps.print(out, "largest queueing-delay CDF gaps vs Acme " + r.cluster + ", percentage points");
+  }
   out << fmt::format("\nlargest CDF gap: {} points; largest type/state share gap: {} points\n",
                      pct(r.max_cdf_gap_points()), pct(r.max_share_gap_points()));
+  if (!r.queue_cdfs.empty())
+    out << fmt::format("largest queueing-delay CDF gap: {} points\n", pct(r.max_queue_gap_points()));
   if (r.unpublished_type_jobs)
     out << fmt::format("{} GPU jobs of types the Acme {} treemap does not show are left out of the type shares\n",
                        r.unpublished_type_jobs, r.cluster);
@@ -231,6 +283,7 @@ void print_trace_stats_text(std::ostream& out, const TraceStatsSource& o, const 
     out << fmt::format("compared with Acme {} ({})\n", r->cluster, ACME_CITATION);
   print_types(out, s, r);
   print_cdfs(out, s, p);
+  print_waits(out, s, p);
   if (r)
     print_comparison(out, *r);
 }

@@ -11,11 +11,12 @@ namespace {
 int spares_per_pod(const RunSetup& setup) { return setup.recovery ? setup.recovery->spare_nodes_per_pod() : 0; }
 
 // The most GPUs a job may ask for and still fit some pod when it is empty (spares held out).
-int largest_fit(const Topology& topology, int spares)
+// Per pod, the most GPUs a job may ask for and still fit it when it is empty.
+std::vector<int> largest_fits(const Topology& topology, int spares)
 {
-  int largest = 0;
+  std::vector<int> largest;
   for (const auto& pod : topology.spec().pods)
-    largest = std::max(largest, (pod.nodes - std::max(spares, 0)) * pod.gpus_per_node);
+    largest.push_back((pod.nodes - std::max(spares, 0)) * pod.gpus_per_node);
   return largest;
 }
 
@@ -40,7 +41,7 @@ TrainingSetup training_setup(const RunSetup& setup, TrialGroups& trials)
 }
 
 // A policy written by a user may get this wrong: refuse anything but the job's shape on distinct
-// nodes of one pod, in increasing order.
+// nodes of one pod (its own if it is bound to one), in increasing order.
 void check_shape(const Topology& topology, const Job& j, const Allocation& allocation)
 {
   const auto wrong = [&](const std::string& why) {
@@ -51,6 +52,8 @@ void check_shape(const Topology& topology, const Job& j, const Allocation& alloc
   const NodeId first = allocation.parts.front().node;
   if (first >= topology.node_count())
     throw wrong("on a node that does not exist");
+  if (j.pod != ANY_POD && topology.pod_of(first) != j.pod)
+    throw wrong("outside pod " + topology.spec().pods.at(static_cast<std::size_t>(j.pod)).name + ", which it is bound to");
   const JobShape shape = job_shape(j.gpus, topology.gpus_of(first));
   if (allocation.node_count() != shape.nodes)
     throw wrong("of " + std::to_string(allocation.node_count()) + " nodes instead of " + std::to_string(shape.nodes));
@@ -72,7 +75,7 @@ Run::Run(const Topology& topology, const Workload& workload, Scheduler& schedule
     : records_(topology, setup.utilisation_bin_s, setup.timeline)
     , jobs_(workload)
     , holders_(topology, jobs_, clock_, records_.events())
-    , queue_(jobs_, cpu_work_, inbox_, largest_fit(topology, spares_per_pod(setup)))
+    , queue_(jobs_, cpu_work_, inbox_, largest_fits(topology, spares_per_pod(setup)), setup.start_overhead_s)
     , transfers_(setup.transfers)
     , speeds_(core(), SpeedSetup{setup.network, setup.checkpoint, setup.rings})
     , training_(core(), transfers_, speeds_, training_setup(setup, trials_))

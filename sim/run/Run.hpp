@@ -37,6 +37,7 @@ struct RunSetup {
   const NetworkSpec* network = nullptr;       // nullptr or off: jobs run at their recorded speed
   RingService* rings = nullptr;               // required with the network model on
   JobFailureRate job_failure_rate;            // for Young's and Daly's intervals
+  std::vector<double> start_overhead_s;       // by job id (StartOverheads.hpp); empty: none
   // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
   double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
   bool timeline = false;        // record who held which GPU when (timeline.json)

@@ -41,15 +41,15 @@ TEST_CASE("jobs.csv and summary.json of a hand-computed run")
 
   // j0 takes two whole nodes of leaf0 (tiny-n0, tiny-n1); j1 the best-fitting node: tiny-n2.
   CHECK(read_file(dir / "jobs.csv") ==
-        "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,leaves,node_list,"
+        "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,"
         "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
         "waiting_for_person_s,restart_s,ettr\n"
-        "j0,Pretrain,u,12,2,0,0.000,0.000,100.000,0.000,100.000,CANCELLED,1,tiny-n0 tiny-n1,"
+        "j0,Pretrain,u,12,2,0,0.000,0.000,100.000,0.000,100.000,CANCELLED,tiny,1,tiny-n0 tiny-n1,"
         "0,0,0,100.000,0.000,0.000,0.000,0.000,0.000,0.000,1.000000\n"
-        "j1,Eval,u,1,1,0,10.000,10.000,30.000,0.000,20.000,FAILED,1,tiny-n2,"
+        "j1,Eval,u,1,1,0,10.000,10.000,30.000,0.000,20.000,FAILED,tiny,1,tiny-n2,"
         "0,0,0,20.000,0.000,0.000,0.000,0.000,0.000,0.000,1.000000\n"
-        "j2,Other,u,0,0,0,20.000,20.000,25.000,0.000,5.000,COMPLETED,0,,0,0,0,,0.000,0.000,0.000,0.000,0.000,0.000,\n"
-        "j3,Pretrain,u,64,0,0,30.000,,,,,REJECTED,0,,0,0,0,,0.000,0.000,0.000,0.000,0.000,0.000,\n");
+        "j2,Other,u,0,0,0,20.000,20.000,25.000,0.000,5.000,COMPLETED,,0,,0,0,0,,0.000,0.000,0.000,0.000,0.000,0.000,\n"
+        "j3,Pretrain,u,64,0,0,30.000,,,,,REJECTED,,0,,0,0,0,,0.000,0.000,0.000,0.000,0.000,0.000,\n");
 
   const Json s = Json::parse(read_file(dir / "summary.json"));
   CHECK(s["makespan_s"] == 100.0);

@@ -139,6 +139,57 @@ TEST_CASE("Seren fixture: jobs parsed, sorted by submission and rebased", "[trac
   CHECK(w.jobs[5].gpus == 32);
   CHECK(w.jobs[5].id == 5);
   CHECK(w.jobs[5].submit_s == Approx(10801.0));
+
+  // `queue`: the recorded queueing delay, kept for statistics (as written, also for a job that
+  // never started).
+  CHECK(w.jobs[0].recorded_wait_s == 11.0);
+  CHECK(w.jobs[2].recorded_wait_s == 120.0);
+  CHECK(w.jobs[3].recorded_wait_s == 0.0);
+  CHECK(w.jobs[4].recorded_wait_s == 0.0);
+  CHECK(w.jobs[0].home.empty()); // an Acme trace names no cluster
+}
+
+TEST_CASE("A run's jobs.csv reads back: seconds, the pod as home, wait_s as the recorded delay", "[trace]")
+{
+  const Workload w = read_acme_trace_file(TRACE_DIR + "jobs.csv", BadRowPolicy::Error, CsvSchema::Run);
+  REQUIRE(w.jobs.size() == 4);
+  const Job& eval = w.jobs[0];
+  CHECK(eval.name == "seren-acme-0");
+  CHECK(eval.type == JobType::Eval);
+  CHECK(eval.gpus == 1);
+  CHECK(eval.trace_nodes == 1);
+  CHECK(eval.cpus == 16);
+  CHECK(eval.submit_s == 0.0);
+  CHECK(eval.duration_s == 100.0); // end_s - start_s
+  CHECK(eval.recorded_wait_s == 12.5);
+  CHECK(eval.home == "seren");
+  const Job& pretrain = w.jobs[1];
+  CHECK(pretrain.final_state == JobState::Cancelled);
+  CHECK(pretrain.submit_s == 5.0);
+  CHECK(pretrain.duration_s == 3600.0);
+  CHECK(pretrain.recorded_wait_s == 15.0);
+  CHECK(pretrain.home == "kalos");
+  CHECK(w.jobs[2].cpu_only());
+  CHECK(w.jobs[2].home.empty());
+  // REJECTED (larger than any pod): never started, read as cancelled while pending.
+  const Job& rejected = w.jobs[3];
+  CHECK(rejected.user == "u,4");
+  CHECK(rejected.final_state == JobState::Cancelled);
+  CHECK(rejected.duration_s == 0.0);
+  CHECK(rejected.recorded_wait_s < 0);
+
+  // Its times are seconds: a timestamp there is a bad row, named by the run's column.
+  std::istringstream bad("job_id,type,gpus,state,submit_s,start_s,end_s,wait_s\n"
+                         "j,Eval,1,COMPLETED,2023-03-01 00:00:00,1,2,1\n");
+  try {
+    read_acme_trace(bad, "jobs.csv", BadRowPolicy::Error, CsvSchema::Run);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    REQUIRE(e.diagnostics().size() == 1);
+    CHECK(e.diagnostics()[0].where == "jobs.csv:2");
+    CHECK(e.diagnostics()[0].key == "submit_s");
+    CHECK(e.diagnostics()[0].message == "expected a non-negative number of seconds, at most 1e9");
+  }
 }
 
 TEST_CASE("Kalos fixture: extra columns, other column order, UTC timestamps, quoted field", "[trace]")

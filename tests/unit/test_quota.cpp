@@ -1,5 +1,5 @@
 // The quota scheduler on hand-built queues: reclaiming reserved GPUs by preempting borrowers (which
-// ones, how many), waiting for them instead, priorities between classes, and the start overhead.
+// ones, how many), waiting for them instead, and priorities between classes.
 #include "sim/policies/Placements.hpp"
 #include "sim/policies/QuotaScheduler.hpp"
 #include "tests/support/HandBuiltView.hpp"
@@ -17,7 +17,7 @@ namespace {
 using Ids = std::vector<JobId>;
 
 // Pretraining reserves half of each pod, SFT a quarter; pretraining goes first, evaluation last.
-QuotaRules rules(bool reclaim = true, double start_overhead_s = 0)
+QuotaRules rules(bool reclaim = true)
 {
   QuotaRules r;
   r.reserved_share[static_cast<std::size_t>(JobType::Pretrain)] = 0.5;
@@ -26,7 +26,6 @@ QuotaRules rules(bool reclaim = true, double start_overhead_s = 0)
   r.priority[static_cast<std::size_t>(JobType::SFT)] = 1;
   r.priority[static_cast<std::size_t>(JobType::Other)] = 1;
   r.reclaim_by_preemption = reclaim;
-  r.start_overhead_s = start_overhead_s;
   return r;
 }
 
@@ -133,12 +132,3 @@ TEST_CASE("quota: a class of higher priority starts first, whatever the submissi
   CHECK(view.finish(s, 1002, 2) == Ids{5});
 }
 
-TEST_CASE("quota's start overhead: a job starts once it has been queued that long, waking the scheduler")
-{
-  HandBuiltView view(tiny_cluster(1, 1));
-  QuotaScheduler s = quota(view.topology(), rules(true, 12));
-  CHECK(view.submit(s, 0, {make_job(0, 0, 8, 100, JobType::Eval)}).empty());
-  CHECK(view.wake_at == 12);
-  CHECK(view.decide(s, 12, {}) == Ids{0});
-  CHECK(view.wake_at == std::numeric_limits<double>::infinity());
-}

@@ -17,8 +17,9 @@ using namespace acmesim::testing;
 
 TEST_CASE("parse_trace_format, to_string and trace_format_names", "[formats]")
 {
-  CHECK(enum_name_list<TraceFormat>() == "acme, swf, philly, helios");
-  for (const auto format : {TraceFormat::Acme, TraceFormat::Swf, TraceFormat::Philly, TraceFormat::Helios})
+  CHECK(enum_name_list<TraceFormat>() == "acme, swf, philly, helios, jobs");
+  for (const auto format :
+       {TraceFormat::Acme, TraceFormat::Swf, TraceFormat::Philly, TraceFormat::Helios, TraceFormat::Jobs})
     CHECK(parse_enum<TraceFormat>(to_string(format)) == format);
   CHECK(to_string(TraceFormat::Philly) == "philly");
   CHECK(parse_enum<TraceFormat>("swf") == TraceFormat::Swf);
@@ -37,7 +38,9 @@ TEST_CASE("format_from_path infers the format from the file name", "[formats]")
   CHECK(format_from_path("venus_cluster_log.csv") == TraceFormat::Helios);
   CHECK(format_from_path("trace_seren.csv") == TraceFormat::Acme);
   CHECK(format_from_path("helios_small.csv") == TraceFormat::Acme); // only the name tells Helios apart
-  CHECK(format_from_path("cluster_log_dir/jobs.csv") == TraceFormat::Acme); // directories do not count
+  CHECK(format_from_path("cluster_log_dir/jobs.csv") == TraceFormat::Jobs); // directories do not count
+  CHECK(format_from_path("results/run/JOBS.CSV") == TraceFormat::Jobs);      // a run's jobs.csv
+  CHECK(format_from_path("cluster_log_dir/my_jobs.csv") == TraceFormat::Acme);
   CHECK_FALSE(format_from_path("trace.txt").has_value());
   CHECK_FALSE(format_from_path("trace.swf.gz").has_value());
   CHECK_FALSE(format_from_path("").has_value());
@@ -56,6 +59,9 @@ TEST_CASE("read_trace_file dispatches on the format", "[formats]")
   CHECK(helios.jobs.size() == 5);
   CHECK(helios.jobs[0].name == "2000100");
 
+  const Workload run = read_trace_file(TRACE_DIR + "jobs.csv", TraceFormat::Jobs, BadRowPolicy::Error);
+  CHECK(run.jobs.size() == 4);
+
   // The wrong format for a file fails loudly instead of reading nonsense.
   CHECK_THROWS_AS(read_trace_file(TRACE_DIR + "philly_small.json", TraceFormat::Swf, BadRowPolicy::Error),
                   InputError);
@@ -66,7 +72,8 @@ TEST_CASE("read_trace_file dispatches on the format", "[formats]")
 TEST_CASE("A missing file or a directory is an InputError naming the path, for every format", "[formats][errors]")
 {
   const std::string path = TRACE_DIR + "does_not_exist";
-  for (const auto format : {TraceFormat::Acme, TraceFormat::Swf, TraceFormat::Philly, TraceFormat::Helios}) {
+  for (const auto format :
+       {TraceFormat::Acme, TraceFormat::Swf, TraceFormat::Philly, TraceFormat::Helios, TraceFormat::Jobs}) {
     INFO(to_string(format));
     try {
       read_trace_file(path, format, BadRowPolicy::Error);

@@ -393,3 +393,55 @@ TEST_CASE("trace comparison: a trace against the real Seren targets has every cu
     if (c.max_abs_gap_points)
       CHECK(std::isfinite(*c.max_abs_gap_points));
 }
+
+TEST_CASE("queueing delay: recorded waits per type, and their comparison with Fig. 6b and the summary")
+{
+  Workload w = hand_workload();
+  // The three evaluation jobs waited 0, 1 and 5 s, one pretraining job 100 s; the other
+  // pretraining job has no recorded wait and counts in no wait statistic.
+  w.jobs[0].recorded_wait_s = 0;
+  w.jobs[1].recorded_wait_s = 1;
+  w.jobs[2].recorded_wait_s = 5;
+  w.jobs[3].recorded_wait_s = 100;
+  const TraceStatistics s = compute_trace_statistics(w);
+  const GroupStatistics& eval = s.of(JobType::Eval);
+  CHECK(eval.wait_s.jobs() == 3);
+  CHECK(*eval.wait_s.mean() == Approx(2));
+  CHECK(*eval.wait_s.quantile(0.5) == 1);
+  CHECK(s.of(JobType::Pretrain).wait_s.jobs() == 1);
+  CHECK(s.all_gpu_jobs.wait_s.jobs() == 4);
+  CHECK(*s.all_gpu_jobs.wait_s.mean() == Approx(26.5));
+  CHECK(s.of(JobType::SFT).wait_summary().empty());
+  const auto summary = eval.wait_summary();
+  REQUIRE(summary.size() == 6); // mean, p50, p75, p90, p99, max
+  CHECK(summary.back().first == "max");
+  CHECK(*summary.back().second == 5);
+
+  const ComparisonReport r = compare_with_published(s, published_from_repo(), "seren");
+  // Only the types with recorded waits are compared: Eval and Pretrain.
+  REQUIRE(r.queue_cdfs.size() == 2);
+  const CdfComparison& q = r.queue_cdfs[1]; // in type order: Pretrain, Eval
+  CHECK(q.id == "fig6_queue_Eval");
+  REQUIRE(q.points.size() == 16);
+  CHECK(q.points[0].x == 1);
+  CHECK(*q.points[0].trace_percent == Approx(200.0 / 3)); // 0 and 1 s are <= 1 s
+  CHECK(*q.points[0].gap_points == Approx(200.0 / 3 - 47.62));
+  CHECK(*q.points[3].trace_percent == Approx(100)); // <= 8 s
+  CHECK(r.max_queue_gap_points().has_value());
+  // The workload's curves do not include the queue curves.
+  CHECK(r.cdfs.size() == 9);
+  const auto value = [&](const std::string& key) {
+    return std::find_if(r.summary.begin(), r.summary.end(), [&](const auto& v) { return v.key == key; });
+  };
+  REQUIRE(value("avg_que_time_gpu") != r.summary.end());
+  CHECK(*value("avg_que_time_gpu")->ratio == Approx(26.5 / 445.984));
+  CHECK(*value("med_que_time_gpu")->trace == Approx(3)); // between 1 and 5 s
+
+  // A trace without recorded waits has no queue comparison at all.
+  const ComparisonReport none = compare_with_published(compute_trace_statistics(hand_workload()),
+                                                       published_from_repo(), "seren");
+  CHECK(none.queue_cdfs.empty());
+  CHECK_FALSE(none.max_queue_gap_points().has_value());
+  CHECK(std::none_of(none.summary.begin(), none.summary.end(),
+                     [](const auto& v) { return v.key == "avg_que_time_gpu"; }));
+}
