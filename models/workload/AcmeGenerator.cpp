@@ -156,7 +156,8 @@ void add_gpu_jobs(const AcmeCalibration& calibration, double count, std::vector<
   }
 }
 
-// Evaluation jobs arrive in batches: consecutive ones (in time) share the first one's time.
+// Evaluation jobs arrive in batches: consecutive ones (in time) share the first one's time and
+// user (one person evaluates a checkpoint on many datasets at once).
 void batch_evaluations(std::vector<Job*>& evals, double batch_mean, RandomEngine& rng)
 {
   if (batch_mean <= 1)
@@ -167,27 +168,54 @@ void batch_evaluations(std::vector<Job*>& evals, double batch_mean, RandomEngine
     const auto size = 1 + static_cast<std::size_t>(std::floor(std::log(1 - uniform01(rng)) /
                                                                std::log(1 - 1 / batch_mean)));
     const double t = evals[i]->submit_s;
-    for (std::size_t k = i; k < std::min(evals.size(), i + size); ++k)
+    for (std::size_t k = i; k < std::min(evals.size(), i + size); ++k) {
       evals[k]->submit_s = t;
+      evals[k]->user = evals[i]->user;
+    }
     i += size;
   }
 }
 
-// A failed pretraining job is often resubmitted soon after it fails: the next pretraining
-// job becomes its retry (same user, submitted after the failure).
-void chain_retries(std::vector<Job*>& pretrain, const AcmeGeneratorSpec& spec, RandomEngine& rng)
+// Pretraining jobs are the attempts of a few training runs in progress at once (campaigns): a
+// campaign submits its next attempt after the previous one ended (restarts after failures,
+// changes after cancellations), so pretraining never offers more concurrent attempts than there
+// are campaigns. Jobs go longest first to the least-loaded campaign, then in random order within
+// it, with random idle gaps that make each campaign span the window and be busy about
+// `campaign_busy_share` of it. Every attempt of a campaign has its first attempt's user.
+void lay_out_campaigns(std::vector<Job*>& pretrain, const AcmeGeneratorSpec& spec, RandomEngine& rng)
 {
-  std::sort(pretrain.begin(), pretrain.end(), [](const Job* a, const Job* b) { return a->submit_s < b->submit_s; });
-  for (std::size_t i = 0; i + 1 < pretrain.size(); ++i) {
-    const Job& failed = *pretrain[i];
-    if (failed.final_state != JobState::Failed || uniform01(rng) >= spec.retry_probability)
-      continue;
-    const double retry_at = failed.submit_s + failed.duration_s + exponential(rng, spec.retry_delay_mean_s);
-    if (retry_at >= spec.days * DAY)
-      continue;
-    Job& next = *pretrain[i + 1];
-    next.submit_s = std::max(next.submit_s, retry_at);
-    next.user = failed.user;
+  if (pretrain.empty() || spec.campaign_busy_share <= 0)
+    return;
+  const double window = spec.days * DAY;
+  double total = 0;
+  for (const Job* j : pretrain)
+    total += j->duration_s;
+  const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(total / (window * spec.campaign_busy_share))));
+  std::stable_sort(pretrain.begin(), pretrain.end(), [](const Job* a, const Job* b) { return a->duration_s > b->duration_s; });
+  std::vector<std::vector<Job*>> campaigns(count);
+  std::vector<double> load(count, 0.0);
+  for (Job* j : pretrain) {
+    const auto c = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    campaigns[c].push_back(j);
+    load[c] += j->duration_s;
+  }
+  for (std::size_t c = 0; c < count; ++c) {
+    auto& jobs = campaigns[c];
+    for (std::size_t i = jobs.size(); i > 1; --i) // Fisher-Yates on portable uniforms
+      std::swap(jobs[i - 1], jobs[static_cast<std::size_t>(uniform01(rng) * static_cast<double>(i))]);
+    // n + 1 gaps (before each attempt and after the last), exponential, scaled to the idle time.
+    std::vector<double> gaps(jobs.size() + 1);
+    double sum = 0;
+    for (double& g : gaps)
+      sum += (g = exponential(rng, 1.0));
+    const double idle = std::max(0.0, window - load[c]);
+    double t = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      t += idle * gaps[i] / sum;
+      jobs[i]->submit_s = t;
+      jobs[i]->user = jobs.front()->user;
+      t += jobs[i]->duration_s;
+    }
   }
 }
 
@@ -260,7 +288,7 @@ Workload generate_acme_workload(const AcmeCalibration& calibration, const AcmeCl
       pretrain.push_back(&job);
   }
   batch_evaluations(evals, spec.eval_batch_mean, structure_rng);
-  chain_retries(pretrain, spec, structure_rng);
+  lay_out_campaigns(pretrain, spec, structure_rng);
   normalise_workload(w);
   for (Job& job : w.jobs)
     job.name = "acme-" + std::to_string(job.id);

@@ -31,9 +31,11 @@ struct AcmeGeneratorSpec {
   double diurnal_amplitude = 0.5;
   double peak_hour = 15;
   double weekend_factor = 0.6;
-  double eval_batch_mean = 20;       // evaluation jobs per batch (geometric); 1 = no batching
-  double retry_probability = 0.5;    // a failed pretraining job is resubmitted with this probability
-  double retry_delay_mean_s = 600;   // after its failure (exponential)
+  double eval_batch_mean = 20;       // evaluation jobs per batch (geometric, one user); 1 = no batching
+  // Pretraining jobs are the attempts of concurrent campaigns, each busy this share of the time
+  // (so there are about total pretraining run time / (days x share) of them); 0: no campaigns,
+  // pretraining jobs arrive like the others.
+  double campaign_busy_share = 0.8;
 };
 
 // Published values the generator needs besides the calibration: job rates and CPU jobs.

@@ -36,11 +36,10 @@ const KeyTable<AcmeGeneratorSpec>& generator_keys()
       number_key("weekend_factor", &G::weekend_factor, number_between(0, 10), NO_UNIT,
                  "the arrival rate on Saturdays and Sundays, relative to weekdays"),
       number_key("eval_batch_mean", &G::eval_batch_mean, number_between(1, 1e4), "jobs",
-                 "evaluation jobs per batch (geometric; 1: no batches)"),
-      number_key("retry_probability", &G::retry_probability, number_between(0, 1), NO_UNIT,
-                 "the probability that a failed pretraining job is resubmitted"),
-      number_key("retry_delay_mean_s", &G::retry_delay_mean_s, number_between(0, 1e7), "s",
-                 "mean delay of a resubmission after the failure (exponential)"),
+                 "evaluation jobs per batch (geometric; one user's; 1: no batches)"),
+      number_key("campaign_busy_share", &G::campaign_busy_share, number_between(0, 1), NO_UNIT,
+                 "pretraining jobs are attempts of concurrent campaigns, one after another, each busy this "
+                 "share of the time (0: no campaigns)"),
   });
   return keys;
 }

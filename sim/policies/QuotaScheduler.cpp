@@ -14,6 +14,7 @@ namespace {
 // The prefixes of the per-type parameters (reserved_pretrain, priority_eval, ...).
 constexpr std::string_view RESERVED = "reserved";
 constexpr std::string_view PRIORITY = "priority";
+constexpr std::string_view USER_GPUS = "user_gpus";
 
 // Assumptions where Acme published no setting (docs/scheduling.md). Pretraining's reservation is
 // its share of Seren's GPU time (69.5%, NSDI'24 Fig. 4), rounded: Acme "reserv[ed] the majority
@@ -37,6 +38,10 @@ double default_priority(JobType type)
   return 1;
 }
 
+// Evaluation batches run a few jobs at a time per user: 24 GPUs, an assumption fitted to the
+// published evaluation queueing delays (docs/scheduling.md); the other classes have no limit.
+double default_user_gpus(JobType type) { return type == JobType::Eval ? 24 : 0; }
+
 std::vector<ParamSpec> quota_params()
 {
   std::vector<ParamSpec> params = easy_backfill_params();
@@ -52,6 +57,11 @@ std::vector<ParamSpec> quota_params()
     params.push_back({type_param(PRIORITY, type),
                       "queue priority of " + std::string(to_string(type)) + " jobs (higher goes first)",
                       default_priority(type), 0, 1e6, false});
+  for (const JobType type : enum_values<JobType>())
+    params.push_back({type_param(USER_GPUS, type),
+                      "GPUs one user's running " + std::string(to_string(type)) +
+                          " jobs may hold at once; a job beyond it waits (0: no limit)",
+                      default_user_gpus(type), 0, 1e6, true});
   return params;
 }
 
@@ -76,6 +86,7 @@ QuotaRules rules_from(const PolicyParams& params)
   for (const JobType type : enum_values<JobType>()) {
     rules.reserved_share[static_cast<std::size_t>(type)] = params.number(type_param(RESERVED, type));
     rules.priority[static_cast<std::size_t>(type)] = params.number(type_param(PRIORITY, type));
+    rules.user_gpus[static_cast<std::size_t>(type)] = params.integer(type_param(USER_GPUS, type));
   }
   rules.reclaim_by_preemption = params.flag("reclaim");
   return rules;
@@ -123,8 +134,9 @@ void QuotaScheduler::on_started(const ClusterView& view, JobId id)
   const Job& job = view.job(id);
   const Allocation& allocation = allocation_of(id);
   const Running r{mirror().topology().pod_of(allocation.parts.front().node), job.type, allocation.gpus_held(),
-                  view.now()};
+                  view.now(), user_index(job.user)};
   running_.emplace(id, r);
+  user_gpus(r.user, r.type) += r.gpus;
   used_[slot(r.pod, r.type)] += r.gpus;
   latest_[slot(r.pod, r.type)].emplace(-r.start_s, -static_cast<std::int64_t>(id));
   order_.erase({-priority(job.type), id});
@@ -135,9 +147,32 @@ void QuotaScheduler::on_finished(const ClusterView& view, JobId id)
   const auto it = running_.find(id);
   const Running& r = it->second;
   used_[slot(r.pod, r.type)] -= r.gpus;
+  user_gpus(r.user, r.type) -= r.gpus;
   latest_[slot(r.pod, r.type)].erase({-r.start_s, -static_cast<std::int64_t>(id)});
   running_.erase(it);
   EasyBackfillScheduler::on_finished(view, id);
+}
+
+std::size_t QuotaScheduler::user_index(const std::string& user)
+{
+  const auto [it, added] = user_ids_.try_emplace(user, user_ids_.size());
+  if (added)
+    user_used_.resize(user_ids_.size() * JOB_CLASS_COUNT, 0);
+  return it->second;
+}
+
+bool QuotaScheduler::eligible(const Job& job, JobId id)
+{
+  if (preempted_this_pass_.count(id) > 0)
+    return false;
+  const int limit = rules_.user_gpus[static_cast<std::size_t>(job.type)];
+  if (limit <= 0)
+    return true;
+  // A job alone in its class for its user always may, however large: the limit spreads a user's
+  // batch over time, it never holds a job back forever.
+  const int held = user_gpus(user_index(job.user), job.type);
+  const int node_gpus = mirror().topology().spec().pods.front().gpus_per_node;
+  return held == 0 || held + job_shape(job.gpus, node_gpus).gpus_held() <= limit;
 }
 
 std::vector<int> QuotaScheduler::owned_pods(const Job& job) const
@@ -200,7 +235,7 @@ void QuotaScheduler::schedule(const ClusterView& view, const std::vector<Schedul
   auto it = order_.begin();
   while (it != order_.end()) {
     const JobId id = (it++)->second;
-    if (!eligible(id))
+    if (!eligible(view.job(id), id))
       continue;
     if (try_start(view, id))
       continue;
@@ -211,7 +246,7 @@ void QuotaScheduler::schedule(const ClusterView& view, const std::vector<Schedul
     BackfillPass pass = backfill_pass(view, id);
     for (int examined = 0; it != order_.end() && examined < backfill_depth(); ++examined) {
       const JobId candidate = (it++)->second;
-      if (eligible(candidate) && !pass.consider(candidate))
+      if (eligible(view.job(candidate), candidate) && !pass.consider(candidate))
         return;
     }
     return;

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -31,6 +32,7 @@ inline constexpr std::size_t JOB_CLASS_COUNT = enum_values<JobType>().size();
 struct QuotaRules {
   std::array<double, JOB_CLASS_COUNT> reserved_share{}; // by JobType; sum <= 1
   std::array<double, JOB_CLASS_COUNT> priority{};       // by JobType
+  std::array<int, JOB_CLASS_COUNT> user_gpus{};          // by JobType: GPUs one user's jobs of the class may hold; 0: any
   bool reclaim_by_preemption = true;
 };
 
@@ -56,14 +58,18 @@ private:
     JobType type = JobType::Other;
     int gpus = 0; // held at its start: what its class is charged for until it ends
     double start_s = 0;
+    std::size_t user = 0; // index in user_ids_
   };
   static std::size_t slot(int pod, JobType type)
   {
     return static_cast<std::size_t>(pod) * JOB_CLASS_COUNT + static_cast<std::size_t>(type);
   }
   double priority(JobType type) const { return rules_.priority[static_cast<std::size_t>(type)]; }
-  // Whether the job may start in this pass: not if this pass preempted it.
-  bool eligible(JobId job) const { return preempted_this_pass_.count(job) == 0; }
+  // Whether the job may start in this pass: not if this pass preempted it, nor if its user holds
+  // so many GPUs in jobs of its class that the job would take them beyond the class's user limit.
+  bool eligible(const Job& job, JobId id);
+  std::size_t user_index(const std::string& user);
+  int& user_gpus(std::size_t user, JobType type) { return user_used_[user * JOB_CLASS_COUNT + static_cast<std::size_t>(type)]; }
   // Pods where the job's class stays within its reservation with the job, in pod order.
   std::vector<int> owned_pods(const Job& job) const;
   // Preempts borrowers so that `job` fits on one of the pods it owns GPUs on, and starts it;
@@ -80,6 +86,8 @@ private:
   std::vector<std::set<std::pair<double, std::int64_t>>> latest_; // by slot(pod, type)
   std::set<std::pair<double, JobId>> order_; // (-class priority, id): first to start first
   std::set<JobId> preempted_this_pass_;       // not started again in the pass that preempted them
+  std::unordered_map<std::string, std::size_t> user_ids_;
+  std::vector<int> user_used_; // by user index x JOB_CLASS_COUNT + type: GPUs held, every pod
 };
 
 } // namespace acmesim

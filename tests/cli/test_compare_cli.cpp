@@ -126,6 +126,26 @@ TEST_CASE("compare: two policies on one seed see identical jobs (common random n
         workload_columns(slurp(scratch() / "crn" / "runs" / "a" / "seed-2" / "jobs.csv")));
 }
 
+TEST_CASE("compare: quota against every baseline on acme-production, same jobs and same failures")
+{
+  // Two days of the scenario (both Acme clusters, failures, separate pods), one seed a side.
+  const std::string days = " --set workload.synthetic.days=2 ";
+  for (const std::string baseline : {"easy-backfill", "multifactor", "conservative-backfill", "las"}) {
+    INFO(baseline);
+    const std::string dir = "production-" + baseline;
+    const auto o = run_acmesim("compare scenarios/acme-production.yaml" + days + "--seeds 1 --quiet --out '" +
+                               (scratch() / dir).string() + "' --set scheduler.name=quota --vs" + days +
+                               "--set scheduler.name=" + baseline);
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    const auto a = slurp(scratch() / dir / "runs" / "a" / "seed-1" / "jobs.csv");
+    const auto b = slurp(scratch() / dir / "runs" / "b" / "seed-1" / "jobs.csv");
+    CHECK(workload_columns(a) == workload_columns(b));
+    CHECK(slurp(scratch() / dir / "runs" / "a" / "seed-1" / "failures.csv").size() > 100);
+    CHECK(compare_json(dir).at("metrics").size() > 10);
+  }
+}
+
 TEST_CASE("compare: bad input on either side exits 2 before any run")
 {
   const std::string out = (scratch() / "bad").string();

@@ -147,7 +147,7 @@ TEST_CASE("acme generator: deterministic for a seed, different across seeds")
   CHECK(kalos == a.jobs.size());
 }
 
-TEST_CASE("acme generator: arrivals follow a daily rhythm, evaluations come in batches, failures are retried")
+TEST_CASE("acme generator: arrivals follow a daily rhythm, evaluations come in batches, pretraining in campaigns")
 {
   AcmeGeneratorSpec spec;
   spec.days = 28;
@@ -155,30 +155,41 @@ TEST_CASE("acme generator: arrivals follow a daily rhythm, evaluations come in b
   // Daily rhythm (peak at 15:00, trough at 03:00 with amplitude 0.5): about 3x more arrivals
   // at the peak hour than at the trough.
   std::map<int, int> by_hour;
-  std::map<double, int> eval_batches;
+  std::map<double, std::set<std::string>> eval_batches; // users of the evaluations submitted at a time
+  std::map<double, int> eval_jobs;
   for (const Job& j : w.jobs) {
     by_hour[static_cast<int>(std::fmod(j.submit_s, 86400) / 3600)]++;
-    if (j.type == JobType::Eval)
-      eval_batches[j.submit_s]++;
+    if (j.type == JobType::Eval) {
+      eval_batches[j.submit_s].insert(j.user);
+      eval_jobs[j.submit_s]++;
+    }
   }
   CHECK(by_hour[15] > 2 * by_hour[3]);
-  // Evaluation batches of about 20 jobs (geometric): far fewer distinct times than jobs.
+  // Evaluation batches of about 20 jobs (geometric): far fewer distinct times than jobs, and a
+  // batch is one user's.
   std::size_t evals = 0;
-  for (const auto& [t, n] : eval_batches)
+  for (const auto& [t, n] : eval_jobs)
     evals += static_cast<std::size_t>(n);
   CHECK(static_cast<double>(evals) / static_cast<double>(eval_batches.size()) > 10);
-  // Retries: some pretraining job starts after a failed one of the same user has ended.
-  std::vector<const Job*> pretrain;
+  std::size_t one_user = 0;
+  for (const auto& [t, users] : eval_batches)
+    one_user += users.size() == 1 ? 1 : 0;
+  CHECK(one_user == eval_batches.size());
+  // Pretraining campaigns: each user's pretraining jobs run one after another (none submitted
+  // before the previous ends), and there are just enough campaigns for them to be busy about
+  // 80% of the 28 days.
+  std::map<std::string, std::vector<const Job*>> campaigns;
+  double pretrain_s = 0;
   for (const Job& j : w.jobs)
-    if (j.type == JobType::Pretrain)
-      pretrain.push_back(&j);
-  int retries = 0;
-  for (std::size_t i = 0; i + 1 < pretrain.size(); ++i) {
-    const Job& a = *pretrain[i];
-    for (std::size_t k = i + 1; k < pretrain.size(); ++k)
-      if (pretrain[k]->user == a.user && a.final_state == JobState::Failed &&
-          pretrain[k]->submit_s >= a.submit_s + a.duration_s && pretrain[k]->submit_s <= a.submit_s + a.duration_s + 7200)
-        ++retries;
+    if (j.type == JobType::Pretrain) {
+      campaigns[j.user].push_back(&j);
+      pretrain_s += j.duration_s;
+    }
+  CHECK(campaigns.size() == static_cast<std::size_t>(std::ceil(pretrain_s / (28 * 86400 * 0.8))));
+  for (const auto& [user, jobs] : campaigns) {
+    INFO(user);
+    CHECK(jobs.size() > 10);
+    for (std::size_t i = 1; i < jobs.size(); ++i)
+      CHECK(jobs[i]->submit_s >= jobs[i - 1]->submit_s + jobs[i - 1]->duration_s - 1e-6);
   }
-  CHECK(retries > 10);
 }

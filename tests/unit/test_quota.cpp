@@ -132,3 +132,28 @@ TEST_CASE("quota: a class of higher priority starts first, whatever the submissi
   CHECK(view.finish(s, 1002, 2) == Ids{5});
 }
 
+
+TEST_CASE("quota: a user's jobs of a class hold at most its user limit; a lone job of any size may start")
+{
+  HandBuiltView view(tiny_cluster(6, 6)); // 48 GPUs, ample for every job below
+  QuotaRules r = rules();
+  r.user_gpus[static_cast<std::size_t>(JobType::Eval)] = 16;
+  QuotaScheduler s = quota(view.topology(), r);
+  const auto eval = [](JobId id, double t, int gpus, const std::string& user) {
+    Job j = make_job(id, t, gpus, 100, JobType::Eval);
+    j.user = user;
+    return j;
+  };
+  // User a's batch of three 8-GPU evaluations: two start, the third waits for one of them though
+  // 32 GPUs are free; user b's evaluation and a's other job (no limit for Other) start.
+  Job other = make_job(3, 0, 8, 100, JobType::Other);
+  other.user = "a";
+  CHECK(view.submit(s, 0, {eval(0, 0, 8, "a"), eval(1, 0, 8, "a"), eval(2, 0, 8, "a"), other}) == Ids{3, 0, 1});
+  CHECK(view.submit(s, 1, {eval(4, 1, 8, "b")}) == Ids{4});
+  CHECK(view.is_queued(2));
+  CHECK(view.finish(s, 100, 0) == Ids{2});
+  // A job above the limit starts when its user holds nothing of the class: the limit spaces a
+  // batch out, it does not forbid large jobs (three nodes are free once j1 ends).
+  CHECK(view.finish(s, 110, 1).empty());
+  CHECK(view.submit(s, 111, {eval(5, 111, 24, "c")}) == Ids{5});
+}

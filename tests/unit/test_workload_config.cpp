@@ -142,9 +142,9 @@ TEST_CASE("synthetic: {preset: ...} selects the generator calibrated to Acme, wi
   CHECK(s.workload.acme_preset->generator.days == 12);
   CHECK(s.workload.acme_preset->generator.eval_batch_mean == 5);
   const auto errors =
-      errors_of(SEREN + "workload:\n  synthetic: {preset: frontier, types: {}, retry_probability: 2}\n", {});
+      errors_of(SEREN + "workload:\n  synthetic: {preset: frontier, types: {}, campaign_busy_share: 2}\n", {});
   REQUIRE(errors.size() == 3);
   CHECK(errors[0].key == "workload.synthetic.types"); // unknown key next to a preset
   CHECK(errors[1].key == "workload.synthetic.preset");
-  CHECK(errors[2].key == "workload.synthetic.retry_probability");
+  CHECK(errors[2].key == "workload.synthetic.campaign_busy_share");
 }
