@@ -179,9 +179,10 @@ void batch_evaluations(std::vector<Job*>& evals, double batch_mean, RandomEngine
 // Pretraining jobs are the attempts of a few training runs in progress at once (campaigns): a
 // campaign submits its next attempt after the previous one ended (restarts after failures,
 // changes after cancellations), so pretraining never offers more concurrent attempts than there
-// are campaigns. Jobs go longest first to the least-loaded campaign, then in random order within
-// it, with random idle gaps that make each campaign span the window and be busy about
-// `campaign_busy_share` of it. Every attempt of a campaign has its first attempt's user.
+// are campaigns, and a campaign trains at one scale, so they never add up to more than the
+// campaigns' sizes. The jobs, in order of GPUs, are cut into campaigns of equal run time, each
+// busy about `campaign_busy_share` of the window; within a campaign they come in random order,
+// with random idle gaps that make it span the window. Every attempt has the campaign's user.
 void lay_out_campaigns(std::vector<Job*>& pretrain, const AcmeGeneratorSpec& spec, RandomEngine& rng)
 {
   if (pretrain.empty() || spec.campaign_busy_share <= 0)
@@ -191,13 +192,16 @@ void lay_out_campaigns(std::vector<Job*>& pretrain, const AcmeGeneratorSpec& spe
   for (const Job* j : pretrain)
     total += j->duration_s;
   const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(total / (window * spec.campaign_busy_share))));
-  std::stable_sort(pretrain.begin(), pretrain.end(), [](const Job* a, const Job* b) { return a->duration_s > b->duration_s; });
+  // A campaign trains at one scale: jobs in order of GPUs, cut into runs of equal run time.
+  std::stable_sort(pretrain.begin(), pretrain.end(), [](const Job* a, const Job* b) { return a->gpus < b->gpus; });
   std::vector<std::vector<Job*>> campaigns(count);
   std::vector<double> load(count, 0.0);
+  double done = 0;
   for (Job* j : pretrain) {
-    const auto c = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    const auto c = std::min(count - 1, static_cast<std::size_t>(done / total * static_cast<double>(count)));
     campaigns[c].push_back(j);
     load[c] += j->duration_s;
+    done += j->duration_s;
   }
   for (std::size_t c = 0; c < count; ++c) {
     auto& jobs = campaigns[c];

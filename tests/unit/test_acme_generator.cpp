@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -186,10 +187,20 @@ TEST_CASE("acme generator: arrivals follow a daily rhythm, evaluations come in b
       pretrain_s += j.duration_s;
     }
   CHECK(campaigns.size() == static_cast<std::size_t>(std::ceil(pretrain_s / (28 * 86400 * 0.8))));
+  // A campaign trains at one scale: the campaigns' GPU counts are ranges that do not overlap.
+  std::vector<std::pair<int, int>> scales;
   for (const auto& [user, jobs] : campaigns) {
     INFO(user);
     CHECK(jobs.size() > 10);
-    for (std::size_t i = 1; i < jobs.size(); ++i)
+    int lo = jobs.front()->gpus, hi = lo;
+    for (std::size_t i = 1; i < jobs.size(); ++i) {
       CHECK(jobs[i]->submit_s >= jobs[i - 1]->submit_s + jobs[i - 1]->duration_s - 1e-6);
+      lo = std::min(lo, jobs[i]->gpus);
+      hi = std::max(hi, jobs[i]->gpus);
+    }
+    scales.emplace_back(lo, hi);
   }
+  std::sort(scales.begin(), scales.end());
+  for (std::size_t i = 1; i < scales.size(); ++i)
+    CHECK(scales[i].first >= scales[i - 1].second);
 }
