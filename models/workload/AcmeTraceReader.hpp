@@ -3,6 +3,7 @@
 // trace_kalos.csv. Columns are found by header name, so both schemas (Kalos adds
 // mem_per_pod_GB, shared_mem_per_pod, fail_time, stop_time) and any column order work.
 #include "models/workload/Job.hpp"
+#include "models/workload/TraceTimestamp.hpp"
 #include "models/workload/WorkloadSpec.hpp"
 
 #include <istream>
@@ -18,12 +19,6 @@ namespace acmesim {
 // own jobs.csv (Run) names its columns differently, gives times in seconds, the pod each job ran
 // on (read as its home) and REJECTED for jobs that never started (read as cancelled while pending).
 enum class CsvSchema { Acme, Helios, Run };
-
-// Parses "2023-03-01 00:18:22+08:00" (also with 'T', a 'Z', '+0800' or '+08' offset, fractional
-// seconds, or no offset, which means UTC) into seconds since the Unix epoch. std::nullopt if the
-// text is not such a timestamp: impossible dates (Feb 30), leap seconds and offsets beyond
-// ±14:00 are rejected rather than normalised, since in a trace they mean corrupt data.
-std::optional<double> parse_timestamp(std::string_view text);
 
 // Reads a whole trace. Every bad row of the input is reported in one InputError (the first 50
 // problems, each naming "<source_name>:<line>", column and value, plus a count of the rest);

@@ -35,11 +35,11 @@ public:
   std::size_t cpu_only_jobs() const { return cpu_only_jobs_; }
 
 private:
+  bool fits_when_empty(const Job& job) const;
+
   JobTable& jobs_;
   CpuWork& cpu_work_;
   SchedulerInbox& inbox_;
-  bool fits_when_empty(const Job& job) const;
-
   std::vector<int> largest_fits_;
   std::vector<double> start_overhead_s_;
   std::size_t next_arrival_ = 0;

@@ -10,8 +10,7 @@ namespace {
 
 int spares_per_pod(const RunSetup& setup) { return setup.recovery ? setup.recovery->spare_nodes_per_pod() : 0; }
 
-// The most GPUs a job may ask for and still fit some pod when it is empty (spares held out).
-// Per pod, the most GPUs a job may ask for and still fit it when it is empty.
+// Per pod, the most GPUs a job may ask for and still fit it when it is empty (spares held out).
 std::vector<int> largest_fits(const Topology& topology, int spares)
 {
   std::vector<int> largest;
