@@ -3,7 +3,7 @@
 // GPU nodes on its own two-level InfiniBand fat tree (leaf and spine switches), plus one
 // storage service that every pod reaches. Presets live in configs/clusters/; their sources and
 // the numbers that are assumptions are documented there.
-#include "models/workload/WorkloadSpec.hpp"
+#include "models/workload/EmpiricalSpec.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
 #pragma once
 // Typed description of where a run's jobs come from: a trace file or the synthetic generator.
 #include "models/workload/AcmeGenerator.hpp"
+#include "models/workload/EmpiricalSpec.hpp"
 #include "models/workload/Job.hpp"
 
 #include <array>
@@ -14,12 +15,6 @@ namespace acmesim {
 enum class BadRowPolicy : std::uint8_t { Error, Skip };
 constexpr auto enum_names(BadRowPolicy) { return names_in_order<BadRowPolicy>("error", "skip"); }
 
-// A value/CDF table: cdf[i] = P(X <= values[i]); values strictly increasing, cdf
-// non-decreasing in [0, 1] and ending at 1.
-struct EmpiricalSpec {
-  std::vector<double> values;
-  std::vector<double> cdf;
-};
 
 struct SyntheticTypeSpec {
   JobType type = JobType::Other;

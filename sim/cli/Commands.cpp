@@ -12,6 +12,7 @@
 #include "sim/config/KeyReference.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 #include "sim/engine/WorkloadLoader.hpp"
+#include "sim/plugins/CheckedScheduler.hpp"
 #include "sim/policies/Registries.hpp"
 
 #include <boost/program_options.hpp>
@@ -241,6 +242,10 @@ int run_cli(int argc, const char* const* argv)
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.what() << "\n(see acmesim --help)\n";
     return EXIT_BAD_INPUT;
+  } catch (const PluginError& e) {
+    // The plugin's fault, not acmesim's: the run stopped and wrote no results.
+    std::cerr << "error: " << e.what() << "\nthe run stopped; no results were written\n";
+    return EXIT_INTERNAL;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << '\n';
     return EXIT_INTERNAL;

@@ -1,9 +1,11 @@
 #include "sim/config/PolicySection.hpp"
 
+#include "sim/plugins/PluginLoader.hpp"
 #include "sim/policies/Registries.hpp"
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <utility>
 
 namespace acmesim {
@@ -102,6 +104,49 @@ std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo&
   return params;
 }
 
+// The rule a policy declares between its parameters, if it has one.
+void check_param_rule(ConfigChecker& checker, const ConfigNode* node, const std::string& section,
+                      const std::string& kind, const PolicyInfo& policy, const std::map<std::string, double>& params)
+{
+  const std::string wrong = policy.check ? policy.check(PolicyParams(params)) : "";
+  if (!wrong.empty())
+    checker.error(node ? node->where : section, section, "", kind + " '" + policy.name + "': " + wrong);
+}
+
+// The keys of a scheduler section that names a plugin; its parameters go under `params`.
+const std::vector<std::string> PLUGIN_SECTION_KEYS{"plugin", "name", "placement", "pods", "params"};
+
+// `scheduler: {plugin: libx.so, params: {...}}`: the plugin is loaded now, so that a plugin that
+// cannot be used and parameters it does not declare are input errors found before any run.
+SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+{
+  SchedulerSpec spec;
+  MapReader m(checker, &node, "scheduler", PLUGIN_SECTION_KEYS);
+  if (!m.ok() || !m.read("plugin", spec.plugin_as_written))
+    return spec;
+  const std::filesystem::path path(spec.plugin_as_written);
+  spec.plugin = (path.is_absolute() ? path : std::filesystem::path(base_dir) / path).lexically_normal().string();
+  for (const auto& key : scheduler_keys().keys())
+    if (key.name() != "name")
+      key.read(m, spec);
+  const SchedulerPlugin* plugin = nullptr;
+  try {
+    plugin = &load_scheduler_plugin(spec.plugin);
+  } catch (const PluginLoadError& e) {
+    checker.error(*m.get("plugin"), "scheduler.plugin", e.what());
+    return spec;
+  }
+  std::string name = plugin->info.name;
+  if (m.read("name", name) && name != plugin->info.name)
+    checker.error(*m.get("name"), "scheduler.name",
+                  "the plugin names itself '" + plugin->info.name + "'; leave name out or give that");
+  spec.name = plugin->info.name;
+  MapReader params(checker, m.get("params"), "scheduler.params");
+  spec.params = read_policy_params(params, plugin->info, "scheduler plugin", {});
+  check_param_rule(checker, &node, "scheduler", "scheduler plugin", plugin->info, spec.params);
+  return spec;
+}
+
 // A policy section: its declared keys (the policy's name first), then the named policy's
 // parameters. `kind` names the policy in messages.
 template <typename Spec, typename Registry>
@@ -116,9 +161,7 @@ Spec read_policy_section(ConfigChecker& checker, const ConfigNode* node, const s
   std::for_each(std::next(declared.begin()), declared.end(), [&](const auto& key) { key.read(m, spec); });
   if (const PolicyInfo* policy = name_ok ? registry.find(spec.name) : nullptr) {
     spec.params = read_policy_params(m, *policy, kind, keys.names());
-    const std::string wrong = policy->check ? policy->check(PolicyParams(spec.params)) : "";
-    if (!wrong.empty())
-      checker.error(node ? node->where : section, section, "", kind + " '" + policy->name + "': " + wrong);
+    check_param_rule(checker, node, section, kind, *policy, spec.params);
   }
   return spec;
 }
@@ -157,8 +200,10 @@ std::vector<KeyDoc> section_docs(const std::string& path, const KeyTable<Spec>& 
 
 } // namespace
 
-SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir)
 {
+  if (node && node->is_map() && node->find("plugin"))
+    return read_plugin_scheduler(checker, *node, base_dir);
   return read_policy_section(checker, node, "scheduler", scheduler_keys(), scheduler_registry(), "scheduler");
 }
 
@@ -169,7 +214,12 @@ RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
 
 template <> Json section_echo(const SchedulerSpec& spec)
 {
-  return with_params(scheduler_keys().echo(spec), spec.params);
+  if (spec.plugin.empty())
+    return with_params(scheduler_keys().echo(spec), spec.params);
+  Json json = scheduler_keys().echo(spec);
+  json["plugin"] = spec.plugin_as_written;
+  json["params"] = with_params(Json::object(), spec.params);
+  return json;
 }
 
 template <> Json section_echo(const RecoverySpec& spec)
@@ -179,7 +229,14 @@ template <> Json section_echo(const RecoverySpec& spec)
 
 template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path)
 {
-  return section_docs(path, scheduler_keys(), scheduler_registry().policies());
+  std::vector<KeyDoc> docs = section_docs(path, scheduler_keys(), scheduler_registry().policies());
+  docs.push_back(other_doc(join_key(path, "plugin"), "string", "a path, relative to the scenario file",
+                           "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name"));
+  describe_default(docs.back(), Json("none"));
+  docs.push_back(other_doc(join_key(path, "params"), "map", "the plugin's declared parameters",
+                           "with plugin: its parameters, checked against what it declares"));
+  describe_default(docs.back(), Json("the plugin's defaults"));
+  return docs;
 }
 
 template <> std::vector<KeyDoc> section_key_docs<RecoverySpec>(const std::string& path)

@@ -10,8 +10,9 @@
 
 namespace acmesim {
 
-// `node` == nullptr: the section is absent (the defaults, with every parameter's default).
-SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node);
+// `node` == nullptr: the section is absent (the defaults, with every parameter's default). A plugin's
+// path is relative to `base_dir` (the scenario file's directory); the plugin is loaded to check it.
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir);
 RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node);
 
 template <> Json section_echo(const SchedulerSpec& spec);

@@ -46,7 +46,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
   }
-  scenario.scheduler = read_scheduler(checker, top.get("scheduler"));
+  scenario.scheduler = read_scheduler(checker, top.get("scheduler"), base_dir);
   if (const ConfigNode* failures = top.get("failures"))
     scenario.failures = read_failures(checker, *failures, base_dir);
   if (const ConfigNode* checkpoint = top.get("checkpoint"))

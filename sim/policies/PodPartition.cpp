@@ -53,6 +53,7 @@ public:
   double now() const override { return cluster_.now(); }
   const Topology& topology() const override { return topology_; }
   const Job& job(JobId id) const override { return cluster_.job(id); }
+  std::size_t job_count() const override { return cluster_.job_count(); }
   const std::set<JobId>& queue() const override { return queue_; }
   bool preemptible(JobId id) const override { return cluster_.preemptible(id); }
   const EvalChunk& eval_chunk(JobId id) const override { return cluster_.eval_chunk(id); }

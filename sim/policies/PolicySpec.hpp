@@ -52,11 +52,14 @@ private:
 enum class PodScheduling : std::uint8_t { Shared, Separate };
 constexpr auto enum_names(PodScheduling) { return names_in_order<PodScheduling>("shared", "separate"); }
 
-// scheduler: {name, placement, pods, <parameters of the named scheduler>}
+// scheduler: {name, placement, pods, <parameters of the named scheduler>}, or a plugin's:
+// {plugin: libx.so, placement, pods, params: {...}} (docs/schedulers.md).
 struct SchedulerSpec {
-  std::string name = "fifo";
+  std::string name = "fifo"; // a built-in's, or the name the plugin declares
   std::string placement = "pack";
   PodScheduling pods = PodScheduling::Shared;
+  std::string plugin;            // a C++ plugin's path as resolved; empty: a built-in scheduler
+  std::string plugin_as_written; // as the scenario wrote it (echoed, so results do not depend on the cwd)
   std::map<std::string, double> params; // validated; the loader fills in every default
 };
 

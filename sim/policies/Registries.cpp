@@ -1,6 +1,8 @@
 #include "sim/policies/Registries.hpp"
 
 #include "models/common/Random.hpp"
+#include "sim/plugins/CheckedScheduler.hpp"
+#include "sim/plugins/PluginLoader.hpp"
 #include "sim/policies/PodPartition.hpp"
 
 #include <cmath>
@@ -37,17 +39,33 @@ RecoveryRegistry& recovery_registry()
   return registry;
 }
 
+namespace {
+
+// One scheduler of the scenario's, for `topology` (the cluster, or one pod of it).
+std::unique_ptr<Scheduler> make_one(const SchedulerSpec& spec, const Topology& topology, std::uint64_t placement_seed)
+{
+  auto placement = placement_registry().make(spec.placement, {}, placement_seed);
+  if (spec.plugin.empty())
+    return scheduler_registry().make(spec.name, spec.params, topology, std::move(placement));
+  const SchedulerPlugin& plugin = load_scheduler_plugin(spec.plugin);
+  std::map<std::string, double> params = spec.params;
+  for (const auto& p : plugin.info.params)
+    params.try_emplace(p.name, p.default_value);
+  return std::make_unique<CheckedScheduler>("plugin " + spec.plugin_as_written + " (" + plugin.info.name + ")",
+                                            plugin.factory(PolicyParams(params), topology, std::move(placement)));
+}
+
+} // namespace
+
 std::unique_ptr<Scheduler> make_scheduler(const SchedulerSpec& spec, const Topology& topology, std::uint64_t seed)
 {
   if (spec.pods == PodScheduling::Shared)
-    return scheduler_registry().make(spec.name, spec.params, topology,
-                                     placement_registry().make(spec.placement, {}, seed));
+    return make_one(spec, topology, seed);
   // Each pod's placement draws from a stream of its own, so a pod's runs do not depend on the
   // other pods.
   return std::make_unique<PodPartitionedScheduler>(topology, [&](int pod, const Topology& pod_topology) {
     const std::string& name = topology.spec().pods[static_cast<std::size_t>(pod)].name;
-    return scheduler_registry().make(spec.name, spec.params, pod_topology,
-                                     placement_registry().make(spec.placement, {}, derive_stream_seed(seed, "pod." + name)));
+    return make_one(spec, pod_topology, derive_stream_seed(seed, "pod." + name));
   });
 }
 

@@ -39,35 +39,6 @@ TrainingSetup training_setup(const RunSetup& setup, TrialGroups& trials)
   return training;
 }
 
-// A policy written by a user may get this wrong: refuse anything but the job's shape on distinct
-// nodes of one pod (its own if it is bound to one), in increasing order.
-void check_shape(const Topology& topology, const Job& j, const Allocation& allocation)
-{
-  const auto wrong = [&](const std::string& why) {
-    return std::logic_error("scheduler gave job " + j.name + " an allocation " + why);
-  };
-  if (allocation.empty())
-    throw wrong("with no nodes");
-  const NodeId first = allocation.parts.front().node;
-  if (first >= topology.node_count())
-    throw wrong("on a node that does not exist");
-  if (j.pod != ANY_POD && topology.pod_of(first) != j.pod)
-    throw wrong("outside pod " + topology.spec().pods.at(static_cast<std::size_t>(j.pod)).name + ", which it is bound to");
-  const JobShape shape = job_shape(j.gpus, topology.gpus_of(first));
-  if (allocation.node_count() != shape.nodes)
-    throw wrong("of " + std::to_string(allocation.node_count()) + " nodes instead of " + std::to_string(shape.nodes));
-  for (std::size_t i = 0; i < allocation.parts.size(); ++i) {
-    const auto& part = allocation.parts[i];
-    if (part.node >= topology.node_count() || topology.pod_of(part.node) != topology.pod_of(first))
-      throw wrong("spanning pods");
-    if (part.gpus != shape.gpus_per_node)
-      throw wrong("of " + std::to_string(part.gpus) + " GPUs on a node instead of " +
-                  std::to_string(shape.gpus_per_node));
-    if (i > 0 && part.node <= allocation.parts[i - 1].node)
-      throw wrong("with nodes repeated or out of order");
-  }
-}
-
 } // namespace
 
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
@@ -164,7 +135,8 @@ void Run::start(const StartDecision& decision)
   if (!queue_.remove(id))
     throw std::logic_error("scheduler started job " + std::to_string(id) + ", which is not queued");
   const Job& j = jobs_.job(id);
-  check_shape(topology(), j, decision.allocation);
+  if (const std::string problem = allocation_problem(topology(), j, decision.allocation); !problem.empty())
+    throw std::logic_error("scheduler gave job " + j.name + " an allocation " + problem);
   holders_.take(id, decision.allocation); // throws if the GPUs are not free (or a node is out of service)
   jobs_.started(id, now());
   if (j.eval_trial()) {

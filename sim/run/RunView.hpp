@@ -22,6 +22,7 @@ public:
   const Topology& topology() const override { return holders_.cluster().topology(); }
   const ClusterState& cluster() const override { return holders_.cluster(); }
   const Job& job(JobId id) const override { return jobs_.job(id); }
+  std::size_t job_count() const override { return jobs_.count(); }
   const std::set<JobId>& queue() const override { return queue_.ids(); }
   // A job holds GPUs from its start until it ends or is queued again (running, recovering in
   // place, or leading a group of evaluation trials whose first trial has ended).

@@ -2,9 +2,11 @@
 // How a GPU request maps onto nodes: a job of at most one node's GPUs sits inside one node;
 // a larger job takes whole nodes (ceil(gpus / gpus_per_node) of them), as on Acme where
 // multi-node jobs get full 8-GPU servers.
-#include <vector>
-
 #include "models/cluster/Topology.hpp"
+#include "models/workload/Job.hpp"
+
+#include <string>
+#include <vector>
 
 namespace acmesim {
 
@@ -31,5 +33,10 @@ struct Allocation {
   int node_count() const { return static_cast<int>(parts.size()); }
   bool empty() const { return parts.empty(); }
 };
+
+// What is wrong with `allocation` for `job` ("" if nothing): anything but the job's shape on
+// distinct nodes of one pod (its own, if it is bound to one), in increasing order. Whether the
+// GPUs are free is another question (the cluster state's).
+std::string allocation_problem(const Topology& topology, const Job& job, const Allocation& allocation);
 
 } // namespace acmesim

@@ -75,6 +75,8 @@ public:
   virtual const Topology& topology() const = 0;
   virtual const ClusterState& cluster() const = 0;
   virtual const Job& job(JobId id) const = 0;
+  // The run's jobs have ids 0 .. job_count() - 1 (evaluation trials included).
+  virtual std::size_t job_count() const = 0;
   // GPU jobs waiting to start, in queue order (submission order).
   virtual const std::set<JobId>& queue() const = 0;
   // A GPU job holding an allocation (precondition: it holds one: it runs, or is recovering from

@@ -1,6 +1,7 @@
 #pragma once
 // A ClusterView built by hand: tests submit jobs, end them and take nodes down, call a scheduler
 // and apply its decisions, without the engine.
+#include "sim/policies/PolicySpec.hpp"
 #include "sim/scheduler/SchedulerApi.hpp"
 
 #include <map>
@@ -11,6 +12,16 @@
 
 namespace acmesim::testing {
 
+// A built-in scheduler by name, as a scenario names it.
+inline SchedulerSpec named_scheduler(std::string name, std::string placement = "pack")
+{
+  SchedulerSpec spec;
+  spec.name = std::move(name);
+  spec.placement = std::move(placement);
+  return spec;
+}
+
+
 class HandBuiltView final : public ClusterView {
 public:
   explicit HandBuiltView(const ClusterSpec& spec) : topology_(spec), cluster_(topology_) {}
@@ -19,6 +30,7 @@ public:
   const Topology& topology() const override { return topology_; }
   const ClusterState& cluster() const override { return cluster_; }
   const Job& job(JobId id) const override { return jobs_.at(id); }
+  std::size_t job_count() const override { return jobs_.empty() ? 0 : jobs_.rbegin()->first + 1; }
   const std::set<JobId>& queue() const override { return queue_; }
   RunningJob running(JobId id) const override { return running_.at(id); }
   bool preemptible(JobId id) const override { return running_.count(id) > 0 && !recovering.count(id); }

@@ -13,6 +13,7 @@
 using namespace acmesim;
 using acmesim::testing::HandBuiltView;
 using acmesim::testing::make_job;
+using acmesim::testing::named_scheduler;
 using acmesim::testing::tiny_cluster;
 
 namespace {
@@ -83,7 +84,7 @@ TEST_CASE("multifactor: fair share puts first the user with less decayed usage, 
 TEST_CASE("multifactor with its defaults: pretraining queued later starts before evaluation queued earlier")
 {
   HandBuiltView view(tiny_cluster(1, 1));
-  const auto s = make_scheduler(SchedulerSpec{"multifactor", "pack", PodScheduling::Shared, {}}, view.topology(), 1);
+  const auto s = make_scheduler(named_scheduler("multifactor"), view.topology(), 1);
   CHECK(view.submit(*s, 0, {make_job(0, 0, 8, 100), make_job(1, 0, 8, 10, JobType::Eval)}) == Ids{0});
   CHECK(view.submit(*s, 50, {make_job(2, 50, 8, 10, JobType::Pretrain)}).empty());
   CHECK(view.finish(*s, 100, 0) == Ids{2});
@@ -114,7 +115,7 @@ TEST_CASE("multifactor: the age factor grows with time queued and stops at max_a
 TEST_CASE("multifactor backfills in priority order around the reservation of the first job that does not fit")
 {
   HandBuiltView view(tiny_cluster(2, 2));
-  const auto s = make_scheduler(SchedulerSpec{"multifactor", "pack", PodScheduling::Shared, {}}, view.topology(), 1);
+  const auto s = make_scheduler(named_scheduler("multifactor"), view.topology(), 1);
   CHECK(view.submit(*s, 0, {make_job(0, 0, 8, 100)}) == Ids{0});
   CHECK(view.submit(*s, 10,
                     {make_job(1, 10, 8, 50, JobType::Eval), make_job(2, 10, 16, 100, JobType::Pretrain),

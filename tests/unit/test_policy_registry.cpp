@@ -9,6 +9,7 @@
 using namespace acmesim;
 using acmesim::testing::HandBuiltView;
 using acmesim::testing::make_job;
+using acmesim::testing::named_scheduler;
 using acmesim::testing::tiny_cluster;
 
 TEST_CASE("every registered scheduler, with every placement, starts a job that fits on an idle cluster")
@@ -19,7 +20,7 @@ TEST_CASE("every registered scheduler, with every placement, starts a job that f
     for (const auto& placement : placement_registry().names()) {
       INFO(name << " with " << placement);
       HandBuiltView view(tiny_cluster(2, 2));
-      const auto scheduler = make_scheduler(SchedulerSpec{name, placement, PodScheduling::Shared, {}}, view.topology(), 7);
+      const auto scheduler = make_scheduler(named_scheduler(name, placement), view.topology(), 7);
       REQUIRE(scheduler != nullptr);
       const auto started = view.submit(*scheduler, 0, {make_job(0, 0, 8, 100), make_job(1, 0, 4, 100)});
       CHECK(started == std::vector<JobId>{0, 1});

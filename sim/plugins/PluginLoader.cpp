@@ -1,0 +1,55 @@
+#include "sim/plugins/PluginLoader.hpp"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace acmesim {
+
+namespace {
+
+std::string dl_error()
+{
+  const char* e = dlerror();
+  return e ? e : "unknown error";
+}
+
+} // namespace
+
+const SchedulerPlugin& load_scheduler_plugin(const std::string& path)
+{
+  // Loaded plugins stay loaded: the schedulers they made may outlive any one scenario.
+  static std::mutex mutex;
+  static std::map<std::string, const SchedulerPlugin*> loaded;
+  const std::lock_guard lock(mutex);
+  if (const auto it = loaded.find(path); it != loaded.end())
+    return *it->second;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw PluginLoadError("scheduler plugin " + path + ": no such file");
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    throw PluginLoadError("scheduler plugin " + path + " cannot be loaded: " + dl_error());
+  const auto version = reinterpret_cast<int (*)()>(dlsym(handle, SCHEDULER_API_VERSION_SYMBOL));
+  const auto entry = reinterpret_cast<const SchedulerPlugin* (*)()>(dlsym(handle, SCHEDULER_PLUGIN_SYMBOL));
+  if (!version || !entry) {
+    dlclose(handle);
+    throw PluginLoadError("scheduler plugin " + path + " defines no " + SCHEDULER_PLUGIN_SYMBOL +
+                          " (is it a plugin? its source needs ACMESIM_SCHEDULER_PLUGIN(...))");
+  }
+  if (const int v = version(); v != ACMESIM_SCHEDULER_API_VERSION) {
+    dlclose(handle);
+    throw PluginLoadError("scheduler plugin " + path + " was built against scheduler interface version " +
+                          std::to_string(v) + ", and this acmesim has version " +
+                          std::to_string(ACMESIM_SCHEDULER_API_VERSION) + ": rebuild it against these headers");
+  }
+  const SchedulerPlugin* plugin = entry();
+  if (!plugin || plugin->info.name.empty() || !plugin->factory)
+    throw PluginLoadError("scheduler plugin " + path + " gave no name or no factory");
+  loaded.emplace(path, plugin);
+  return *plugin;
+}
+
+} // namespace acmesim
