@@ -4,7 +4,7 @@
 # `acmesim plot`, and Slurm with munge for the test of `sweep --backend slurm`.
 set -euo pipefail
 packages=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev libboost-program-options-dev
-          libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev catch2)
+          libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev catch2 pybind11-dev python3-dev)
 if [ "${1:-}" = "--test" ]; then
   packages+=(python3-matplotlib slurmctld slurmd slurm-client munge)
 fi

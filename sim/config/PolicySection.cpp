@@ -1,6 +1,7 @@
 #include "sim/config/PolicySection.hpp"
 
 #include "sim/plugins/PluginLoader.hpp"
+#include "sim/plugins/PythonPolicy.hpp"
 #include "sim/policies/Registries.hpp"
 
 #include <algorithm>
@@ -115,35 +116,54 @@ void check_param_rule(ConfigChecker& checker, const ConfigNode* node, const std:
 
 // The keys of a scheduler section that names a plugin; its parameters go under `params`.
 const std::vector<std::string> PLUGIN_SECTION_KEYS{"plugin", "name", "placement", "pods", "params"};
+const std::vector<std::string> PYTHON_SECTION_KEYS{"python", "class", "name", "placement", "pods", "params"};
 
-// `scheduler: {plugin: libx.so, params: {...}}`: the plugin is loaded now, so that a plugin that
-// cannot be used and parameters it does not declare are input errors found before any run.
+std::string resolved(const std::string& as_written, const std::string& base_dir)
+{
+  const std::filesystem::path path(as_written);
+  return (path.is_absolute() ? path : std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+// `scheduler: {plugin: libx.so, params: {...}}` or `{python: x.py, class: X, params: {...}}`: the
+// plugin is loaded now, so that a plugin that cannot be used and parameters it does not declare
+// are input errors found before any run.
 SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
 {
   SchedulerSpec spec;
-  MapReader m(checker, &node, "scheduler", PLUGIN_SECTION_KEYS);
-  if (!m.ok() || !m.read("plugin", spec.plugin_as_written))
+  const bool python = node.find("python") != nullptr;
+  MapReader m(checker, &node, "scheduler", python ? PYTHON_SECTION_KEYS : PLUGIN_SECTION_KEYS);
+  if (!m.ok())
     return spec;
-  const std::filesystem::path path(spec.plugin_as_written);
-  spec.plugin = (path.is_absolute() ? path : std::filesystem::path(base_dir) / path).lexically_normal().string();
   for (const auto& key : scheduler_keys().keys())
     if (key.name() != "name")
       key.read(m, spec);
-  const SchedulerPlugin* plugin = nullptr;
+  const PolicyInfo* info = nullptr;
+  std::string file_key;
   try {
-    plugin = &load_scheduler_plugin(spec.plugin);
+    if (python) {
+      file_key = "python";
+      if (!m.read("python", spec.python_as_written) | !m.require("class") || !m.read("class", spec.python_class))
+        return spec;
+      spec.python = resolved(spec.python_as_written, base_dir);
+      info = &load_python_policy(spec.python, spec.python_class);
+    } else {
+      file_key = "plugin";
+      if (!m.read("plugin", spec.plugin_as_written))
+        return spec;
+      spec.plugin = resolved(spec.plugin_as_written, base_dir);
+      info = &load_scheduler_plugin(spec.plugin).info;
+    }
   } catch (const PluginLoadError& e) {
-    checker.error(*m.get("plugin"), "scheduler.plugin", e.what());
+    checker.error(*m.get(file_key), "scheduler." + file_key, e.what());
     return spec;
   }
-  std::string name = plugin->info.name;
-  if (m.read("name", name) && name != plugin->info.name)
-    checker.error(*m.get("name"), "scheduler.name",
-                  "the plugin names itself '" + plugin->info.name + "'; leave name out or give that");
-  spec.name = plugin->info.name;
+  std::string name = info->name;
+  if (m.read("name", name) && name != info->name)
+    checker.error(*m.get("name"), "scheduler.name", "the plugin names itself '" + info->name + "'; leave name out or give that");
+  spec.name = info->name;
   MapReader params(checker, m.get("params"), "scheduler.params");
-  spec.params = read_policy_params(params, plugin->info, "scheduler plugin", {});
-  check_param_rule(checker, &node, "scheduler", "scheduler plugin", plugin->info, spec.params);
+  spec.params = read_policy_params(params, *info, "scheduler plugin", {});
+  check_param_rule(checker, &node, "scheduler", "scheduler plugin", *info, spec.params);
   return spec;
 }
 
@@ -202,7 +222,7 @@ std::vector<KeyDoc> section_docs(const std::string& path, const KeyTable<Spec>& 
 
 SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir)
 {
-  if (node && node->is_map() && node->find("plugin"))
+  if (node && node->is_map() && (node->find("plugin") || node->find("python")))
     return read_plugin_scheduler(checker, *node, base_dir);
   return read_policy_section(checker, node, "scheduler", scheduler_keys(), scheduler_registry(), "scheduler");
 }
@@ -214,10 +234,15 @@ RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
 
 template <> Json section_echo(const SchedulerSpec& spec)
 {
-  if (spec.plugin.empty())
+  if (spec.plugin.empty() && spec.python.empty())
     return with_params(scheduler_keys().echo(spec), spec.params);
   Json json = scheduler_keys().echo(spec);
-  json["plugin"] = spec.plugin_as_written;
+  if (!spec.plugin.empty())
+    json["plugin"] = spec.plugin_as_written;
+  if (!spec.python.empty()) {
+    json["python"] = spec.python_as_written;
+    json["class"] = spec.python_class;
+  }
   json["params"] = with_params(Json::object(), spec.params);
   return json;
 }
@@ -233,8 +258,14 @@ template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::strin
   docs.push_back(other_doc(join_key(path, "plugin"), "string", "a path, relative to the scenario file",
                            "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name"));
   describe_default(docs.back(), Json("none"));
+  docs.push_back(other_doc(join_key(path, "python"), "string", "a path, relative to the scenario file",
+                           "a scheduler written in Python (a file, with class) instead of a built-in name"));
+  describe_default(docs.back(), Json("none"));
+  docs.push_back(other_doc(join_key(path, "class"), "string", "a class the python file defines",
+                           "with python: the policy's class"));
+  describe_default(docs.back(), Json("none"));
   docs.push_back(other_doc(join_key(path, "params"), "map", "the plugin's declared parameters",
-                           "with plugin: its parameters, checked against what it declares"));
+                           "with plugin or python: its parameters, checked against what it declares"));
   describe_default(docs.back(), Json("the plugin's defaults"));
   return docs;
 }

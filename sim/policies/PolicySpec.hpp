@@ -60,6 +60,9 @@ struct SchedulerSpec {
   PodScheduling pods = PodScheduling::Shared;
   std::string plugin;            // a C++ plugin's path as resolved; empty: a built-in scheduler
   std::string plugin_as_written; // as the scenario wrote it (echoed, so results do not depend on the cwd)
+  std::string python;            // a Python policy's file as resolved (docs/schedulers.md)
+  std::string python_as_written;
+  std::string python_class;      // the class in it
   std::map<std::string, double> params; // validated; the loader fills in every default
 };
 

@@ -3,6 +3,7 @@
 #include "models/common/Random.hpp"
 #include "sim/plugins/CheckedScheduler.hpp"
 #include "sim/plugins/PluginLoader.hpp"
+#include "sim/plugins/PythonPolicy.hpp"
 #include "sim/policies/PodPartition.hpp"
 
 #include <cmath>
@@ -45,14 +46,21 @@ namespace {
 std::unique_ptr<Scheduler> make_one(const SchedulerSpec& spec, const Topology& topology, std::uint64_t placement_seed)
 {
   auto placement = placement_registry().make(spec.placement, {}, placement_seed);
-  if (spec.plugin.empty())
+  if (spec.plugin.empty() && spec.python.empty())
     return scheduler_registry().make(spec.name, spec.params, topology, std::move(placement));
-  const SchedulerPlugin& plugin = load_scheduler_plugin(spec.plugin);
+  const bool python = !spec.python.empty();
+  const PolicyInfo& info = python ? load_python_policy(spec.python, spec.python_class)
+                                  : load_scheduler_plugin(spec.plugin).info;
   std::map<std::string, double> params = spec.params;
-  for (const auto& p : plugin.info.params)
+  for (const auto& p : info.params)
     params.try_emplace(p.name, p.default_value);
-  return std::make_unique<CheckedScheduler>("plugin " + spec.plugin_as_written + " (" + plugin.info.name + ")",
-                                            plugin.factory(PolicyParams(params), topology, std::move(placement)));
+  if (python)
+    return std::make_unique<CheckedScheduler>(
+        "python " + spec.python_as_written + " (" + spec.python_class + ")",
+        make_python_scheduler(spec.python, spec.python_class, params, std::move(placement)));
+  return std::make_unique<CheckedScheduler>(
+      "plugin " + spec.plugin_as_written + " (" + info.name + ")",
+      load_scheduler_plugin(spec.plugin).factory(PolicyParams(params), topology, std::move(placement)));
 }
 
 } // namespace

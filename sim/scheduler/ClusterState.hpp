@@ -20,6 +20,7 @@ class CapacityProfile {
 public:
   explicit CapacityProfile(const Topology& topology);
 
+  std::size_t node_count() const { return free_.size(); }
   int free_gpus(NodeId node) const { return free_[node]; }
   int free_gpus_total() const { return free_total_; }
   // Nodes of `pod` with exactly `gpus` free GPUs.

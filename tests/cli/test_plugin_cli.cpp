@@ -111,3 +111,80 @@ TEST_CASE("a plugin that throws or decides the impossible stops the run, naming 
         std::string::npos);
   CHECK_FALSE(std::filesystem::exists(scratch() / "careless" / "summary.json"));
 }
+
+namespace {
+
+const std::string POLICY = std::string("{python: ") + ACMESIM_SOURCE_DIR + "/tests/plugins/test_policy.py, class: ";
+
+} // namespace
+
+TEST_CASE("a Python policy runs as the built-in policy it imitates, keeps its state, deterministically")
+{
+  REQUIRE(run_into("{name: fifo}", "py-builtin").exit_code == 0);
+  const auto python = run_into(POLICY + "Fifo}", "python");
+  INFO(python.err);
+  REQUIRE(python.exit_code == 0);
+  const std::string jobs = slurp(scratch() / "python" / "jobs.csv");
+  CHECK(jobs == slurp(scratch() / "py-builtin" / "jobs.csv"));
+  REQUIRE(run_into(POLICY + "Fifo}", "python-again").exit_code == 0);
+  CHECK(slurp(scratch() / "python-again" / "jobs.csv") == jobs);
+  const auto summary = nlohmann::json::parse(slurp(scratch() / "python" / "summary.json"));
+  CHECK(summary["scenario"]["scheduler"]["name"] == "py-fifo");
+  CHECK(summary["scenario"]["scheduler"]["class"] == "Fifo");
+  CHECK(summary["scenario"]["scheduler"]["params"]["mode"] == 0);
+  // The state it keeps across calls: the fifth call is the one at 100 s (0, 10, 20, 30, 100).
+  const auto raised = run_into(POLICY + "Fifo, params: {mode: 1}}", "py-raised");
+  CHECK(raised.exit_code == 1);
+  CHECK(raised.err.find("python") != std::string::npos);
+  CHECK(raised.err.find("(Fifo) failed at simulated time 100.000 s: Traceback (most recent call last):") !=
+        std::string::npos);
+  CHECK(raised.err.find("RuntimeError: giving up after 5 calls") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(scratch() / "py-raised" / "summary.json"));
+}
+
+TEST_CASE("a Python policy's impossible decisions and stale views raise where they are made")
+{
+  const auto twice = run_into(POLICY + "Fifo, params: {mode: 2}}", "py-twice");
+  CHECK(twice.exit_code == 1);
+  CHECK(twice.err.find("at simulated time 0.000 s") != std::string::npos);
+  CHECK(twice.err.find("view.start(job, allocation)") != std::string::npos); // the traceback's line
+  CHECK(twice.err.find("ValueError: node 0 has 0 free GPUs, not 8") != std::string::npos);
+
+  const auto stale = run_into(POLICY + "Fifo, params: {mode: 3}}", "py-stale");
+  CHECK(stale.exit_code == 1);
+  CHECK(stale.err.find("the view is valid only during the decide call it was given to") != std::string::npos);
+}
+
+TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
+{
+  const std::string dir = std::string(ACMESIM_SOURCE_DIR) + "/tests/plugins/";
+  const auto missing = run_acmesim("validate '" + scenario("{python: no_such_policy.py, class: X}") + "'");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("scheduler.python") != std::string::npos);
+  CHECK(missing.err.find("no such file") != std::string::npos);
+
+  const auto no_class = run_acmesim("validate '" + scenario(POLICY + "Nope}") + "'");
+  CHECK(no_class.exit_code == 2);
+  CHECK(no_class.err.find("defines no class Nope") != std::string::npos);
+
+  const auto no_decide = run_acmesim("validate '" + scenario(POLICY + "NoDecide}") + "'");
+  CHECK(no_decide.exit_code == 2);
+  CHECK(no_decide.err.find("no decide(self, view, events) method") != std::string::npos);
+
+  const auto bad_params = run_acmesim("validate '" + scenario(POLICY + "BadParams}") + "'");
+  CHECK(bad_params.exit_code == 2);
+  CHECK(bad_params.err.find("its name or params are not what docs/schedulers.md describes") != std::string::npos);
+
+  const auto syntax = write_scratch_file("broken_policy.py", "class P:\n    def decide(self, view, events)\n");
+  const auto broken = run_acmesim("validate '" + scenario("{python: " + syntax.string() + ", class: P}") + "'");
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("SyntaxError") != std::string::npos);
+
+  const auto no_class_key = run_acmesim("validate '" + scenario("{python: " + dir + "test_policy.py}") + "'");
+  CHECK(no_class_key.exit_code == 2);
+  CHECK(no_class_key.err.find("scheduler.class") != std::string::npos);
+
+  const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 9}}") + "'");
+  CHECK(range.exit_code == 2);
+  CHECK(range.err.find("scheduler.params.mode") != std::string::npos);
+}
