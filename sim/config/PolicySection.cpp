@@ -114,9 +114,23 @@ void check_param_rule(ConfigChecker& checker, const ConfigNode* node, const std:
     checker.error(node ? node->where : section, section, "", kind + " '" + policy.name + "': " + wrong);
 }
 
-// The keys of a scheduler section that names a plugin; its parameters go under `params`.
-const std::vector<std::string> PLUGIN_SECTION_KEYS{"plugin", "name", "placement", "pods", "params"};
-const std::vector<std::string> PYTHON_SECTION_KEYS{"python", "class", "name", "placement", "pods", "params"};
+// The keys a plugin adds to the scheduler section (its parameters go under `params`), spelled once
+// for reading, echo and reference.
+constexpr const char* PLUGIN_KEY = "plugin";
+constexpr const char* PYTHON_KEY = "python";
+constexpr const char* CLASS_KEY = "class";
+constexpr const char* PARAMS_KEY = "params";
+
+std::vector<std::string> plugin_section_keys(bool python)
+{
+  std::vector<std::string> keys = scheduler_keys().names();
+  if (python)
+    keys.insert(keys.end(), {PYTHON_KEY, CLASS_KEY});
+  else
+    keys.emplace_back(PLUGIN_KEY);
+  keys.emplace_back(PARAMS_KEY);
+  return keys;
+}
 
 std::string resolved(const std::string& as_written, const std::string& base_dir)
 {
@@ -130,38 +144,38 @@ std::string resolved(const std::string& as_written, const std::string& base_dir)
 SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
 {
   SchedulerSpec spec;
-  const bool python = node.find("python") != nullptr;
-  MapReader m(checker, &node, "scheduler", python ? PYTHON_SECTION_KEYS : PLUGIN_SECTION_KEYS);
+  const bool python = node.find(PYTHON_KEY) != nullptr;
+  MapReader m(checker, &node, "scheduler", plugin_section_keys(python));
   if (!m.ok())
     return spec;
   for (const auto& key : scheduler_keys().keys())
     if (key.name() != "name")
       key.read(m, spec);
   const PolicyInfo* info = nullptr;
-  std::string file_key;
+  const std::string file_key = python ? PYTHON_KEY : PLUGIN_KEY;
   try {
     if (python) {
-      file_key = "python";
-      if (!m.read("python", spec.python_as_written) | !m.require("class") || !m.read("class", spec.python_class))
+      const bool have_file = m.read(PYTHON_KEY, spec.python_as_written);
+      const bool have_class = m.require(CLASS_KEY) && m.read(CLASS_KEY, spec.python_class);
+      if (!have_file || !have_class)
         return spec;
       spec.python = resolved(spec.python_as_written, base_dir);
       info = &load_python_policy(spec.python, spec.python_class);
     } else {
-      file_key = "plugin";
-      if (!m.read("plugin", spec.plugin_as_written))
+      if (!m.read(PLUGIN_KEY, spec.plugin_as_written))
         return spec;
       spec.plugin = resolved(spec.plugin_as_written, base_dir);
       info = &load_scheduler_plugin(spec.plugin).info;
     }
   } catch (const PluginLoadError& e) {
-    checker.error(*m.get(file_key), "scheduler." + file_key, e.what());
+    checker.error(*m.get(file_key), m.key_of(file_key), e.what());
     return spec;
   }
   std::string name = info->name;
   if (m.read("name", name) && name != info->name)
     checker.error(*m.get("name"), "scheduler.name", "the plugin names itself '" + info->name + "'; leave name out or give that");
   spec.name = info->name;
-  MapReader params(checker, m.get("params"), "scheduler.params");
+  MapReader params(checker, m.get(PARAMS_KEY), m.key_of(PARAMS_KEY));
   spec.params = read_policy_params(params, *info, "scheduler plugin", {});
   check_param_rule(checker, &node, "scheduler", "scheduler plugin", *info, spec.params);
   return spec;
@@ -222,7 +236,7 @@ std::vector<KeyDoc> section_docs(const std::string& path, const KeyTable<Spec>& 
 
 SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir)
 {
-  if (node && node->is_map() && (node->find("plugin") || node->find("python")))
+  if (node && node->is_map() && (node->find(PLUGIN_KEY) || node->find(PYTHON_KEY)))
     return read_plugin_scheduler(checker, *node, base_dir);
   return read_policy_section(checker, node, "scheduler", scheduler_keys(), scheduler_registry(), "scheduler");
 }
@@ -238,12 +252,12 @@ template <> Json section_echo(const SchedulerSpec& spec)
     return with_params(scheduler_keys().echo(spec), spec.params);
   Json json = scheduler_keys().echo(spec);
   if (!spec.plugin.empty())
-    json["plugin"] = spec.plugin_as_written;
+    json[PLUGIN_KEY] = spec.plugin_as_written;
   if (!spec.python.empty()) {
-    json["python"] = spec.python_as_written;
-    json["class"] = spec.python_class;
+    json[PYTHON_KEY] = spec.python_as_written;
+    json[CLASS_KEY] = spec.python_class;
   }
-  json["params"] = with_params(Json::object(), spec.params);
+  json[PARAMS_KEY] = with_params(Json::object(), spec.params);
   return json;
 }
 
@@ -255,16 +269,16 @@ template <> Json section_echo(const RecoverySpec& spec)
 template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = section_docs(path, scheduler_keys(), scheduler_registry().policies());
-  docs.push_back(other_doc(join_key(path, "plugin"), "string", "a path, relative to the scenario file",
+  docs.push_back(other_doc(join_key(path, PLUGIN_KEY), "string", "a path, relative to the scenario file",
                            "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name"));
   describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, "python"), "string", "a path, relative to the scenario file",
+  docs.push_back(other_doc(join_key(path, PYTHON_KEY), "string", "a path, relative to the scenario file",
                            "a scheduler written in Python (a file, with class) instead of a built-in name"));
   describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, "class"), "string", "a class the python file defines",
+  docs.push_back(other_doc(join_key(path, CLASS_KEY), "string", "a class the python file defines",
                            "with python: the policy's class"));
   describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, "params"), "map", "the plugin's declared parameters",
+  docs.push_back(other_doc(join_key(path, PARAMS_KEY), "map", "the plugin's declared parameters",
                            "with plugin or python: its parameters, checked against what it declares"));
   describe_default(docs.back(), Json("the plugin's defaults"));
   return docs;
