@@ -118,7 +118,12 @@ void print_summary(const RunSummary& summary, const Scenario& scenario, const st
                            100 * summary.utilisation.mean_gpu_allocated)
             << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
                            hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
-                           hours.by_state.at(GpuState::Idle), hours.total);
+                           hours.by_state.at(GpuState::Idle), hours.total)
+            << fmt::format("energy       {:.1f} MWh IT ({:.1f} MWh with PUE {:g}), mean {:.0f} kW; GPUs {:.0f} W on "
+                           "average, {:.1f}% of GPU-time not computing\n",
+                           summary.energy.it_kwh / 1000, summary.energy.facility_kwh / 1000, summary.energy.pue,
+                           summary.energy.mean_it_kw, summary.energy.mean_gpu_w,
+                           100 * summary.energy.idle_gpu_time_share);
   print_by_type(summary);
   print_faults(summary);
   print_evaluation(summary);

@@ -5,6 +5,7 @@
 #include "models/evaluation/EvalSpec.hpp"
 #include "models/failure/FailureEvent.hpp"
 #include "models/network/NetworkSpec.hpp"
+#include "models/power/PowerSpec.hpp"
 #include "models/workload/WorkloadSpec.hpp"
 #include "sim/policies/PolicySpec.hpp"
 
@@ -33,6 +34,7 @@ struct Scenario {
   RecoverySpec recovery;
   EvalSpec evaluation; // evaluation campaigns added to the workload
   NetworkSpec network; // how training traffic shares the fabric (docs/network.md)
+  PowerSpec power;     // what GPUs and servers draw (docs/energy.md)
   OutputSpec output;
   std::string source;        // scenario path, or "<embedded default>"
 };

@@ -6,6 +6,7 @@
 #include "sim/config/FailureSection.hpp"
 #include "sim/config/NetworkSection.hpp"
 #include "sim/config/OutputSection.hpp"
+#include "sim/config/PowerSection.hpp"
 #include "sim/config/PolicySection.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 #include "sim/config/WorkloadSection.hpp"
@@ -62,6 +63,7 @@ const KeyTable<Scenario>& scenario_keys()
       section_key("evaluation", &S::evaluation, "evaluation campaigns (docs/evaluation.md)").default_is("off"),
       section_key("network", &S::network,
                   "training traffic on the fabric, and how it sets each job's speed (docs/network.md)"),
+      map_key("power", &S::power, power_keys(), "what GPUs and servers draw, for energy (docs/energy.md)"),
       map_key("output", &S::output, output_keys(), "optional result files (docs/outputs.md)"),
   });
   return keys;

@@ -51,8 +51,15 @@ std::vector<RunMetric> run_metrics(const RunSummary& s)
       add_distribution(out, stats, dotted(slowdown, to_string(type)));
     out.push_back({dotted(network, "nic_mean_utilisation"), s.network->nic_utilisation.mean});
   }
+  const std::string energy(json_name<RunSummary>(&RunSummary::energy));
+  for (const auto field : {&EnergySummary::it_kwh, &EnergySummary::facility_kwh, &EnergySummary::mean_it_kw})
+    out.push_back({dotted(energy, json_name<EnergySummary>(field)), s.energy.*field});
+  const std::string training(json_name<RunSummary>(&RunSummary::training));
   if (s.training.ettr.count > 0)
-    out.push_back({dotted(json_name<RunSummary>(&RunSummary::training), "ettr_mean"), *s.training.ettr.mean});
+    out.push_back({dotted(training, "ettr_mean"), *s.training.ettr.mean});
+  if (s.training.ettr_large.count > 0)
+    out.push_back({dotted(training, std::string(json_name<TrainingSummary>(&TrainingSummary::ettr_large)) + "_mean"),
+                   *s.training.ettr_large.mean});
   if (s.evaluation)
     add_distribution(out, s.evaluation->feedback_latency_s,
                      dotted(json_name<RunSummary>(&RunSummary::evaluation),

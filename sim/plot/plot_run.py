@@ -77,6 +77,10 @@ def plot_slowdown(jobs, suffix, writer):
     writer.save(fig, "slowdown")
 
 
+# utilisation.csv's column of the servers' power, drawn as a line rather than a GPU state.
+POWER_COLUMN = "it_power_kw"
+
+
 def plot_utilisation(path, labels, suffix, writer):
     bins = []  # (start_s, end_s, {state: GPUs})
 
@@ -93,7 +97,8 @@ def plot_utilisation(path, labels, suffix, writer):
         raise BadInput(f"{path}: no rows after the header")
     bins.sort(key=lambda b: b[0])
     known = [s for s, _ in STATE_COLOURS]
-    states = [s for s in known if s in header] + [c for c in header if c not in known + ["start_s", "end_s"]]
+    not_states = ["start_s", "end_s", POWER_COLUMN]
+    states = [s for s in known if s in header] + [c for c in header if c not in known + not_states]
     # States that never hold a GPU would only clutter the legend.
     states = [s for s in states if any(b[2][s] != 0 for b in bins)]
     colours = dict(STATE_COLOURS)
@@ -105,13 +110,22 @@ def plot_utilisation(path, labels, suffix, writer):
         ax.stackplot(days, *[[b[2][s] for b in bins] + [bins[-1][2][s]] for s in states], step="post",
                      labels=[labels.get(s, s) for s in states],
                      colors=[colours.get(s, f"C{i}") for i, s in enumerate(states)], linewidth=0)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="GPU state")
+        # Right of the axes, and of the power axis when there is one.
+        ax.legend(loc="upper left", bbox_to_anchor=(1.12 if POWER_COLUMN in header else 1.01, 1.0), fontsize=8,
+                  title="GPU state")
     ax.set_xlim(days[0], days[-1])
     ax.set_ylim(0, max(1.0, max(sum(b[2][s] for s in states) for b in bins)) * 1.02)
     ax.set_xlabel("simulated time (days)")
     ax.set_ylabel("GPUs (mean over each bin)")
     ax.set_title(f"GPUs by state over time{suffix}")
     ax.grid(True, alpha=0.3)
+    if POWER_COLUMN in header:
+        # The servers' power on its own axis: it follows the busy GPUs, plus the servers' base.
+        power = ax.twinx()
+        power.step(days, [b[2][POWER_COLUMN] for b in bins] + [bins[-1][2][POWER_COLUMN]], where="post",
+                   color="black", linewidth=1)
+        power.set_ylim(0, max(b[2][POWER_COLUMN] for b in bins) * 1.05 or 1)
+        power.set_ylabel("IT power, black line (kW, mean over each bin)")
     writer.save(fig, "utilisation")
 
 

@@ -8,6 +8,7 @@ SWEEP_METRICS = [
     ("jct_s.mean", "mean JCT of GPU jobs"),
     ("utilisation.gpu_busy", "GPU utilisation (busy)"),
     ("lost_gpu_hours.total", "lost GPU-hours"),
+    ("energy.it_kwh", "IT energy (kWh)"),
 ]
 
 # Student t 0.975 quantiles (two-sided 95%) by degrees of freedom; between tabulated values the

@@ -71,7 +71,7 @@ TrainingSummary summarise_training(const Run& run)
 {
   const JobTable& jobs = run.jobs();
   TrainingSummary training;
-  std::vector<double> ettrs;
+  std::vector<double> ettrs, large;
   for (JobId id = 0; id < jobs.count(); ++id) {
     const Job& job = jobs.job(id);
     if (job.type != JobType::Pretrain || job.cpu_only())
@@ -83,10 +83,13 @@ TrainingSummary summarise_training(const Run& run)
       continue;
     const JobFaultStats& s = stats ? *stats : JobFaultStats{};
     ettrs.push_back(split.ettr);
+    if (job.gpus >= LARGE_JOB_GPUS)
+      large.push_back(split.ettr);
     training.interruptions += static_cast<std::size_t>(s.interruptions);
     training.jobs.push_back(training_job(job, record, split, s));
   }
   training.ettr = EttrStats{summarise(std::move(ettrs))};
+  training.ettr_large = EttrStats{summarise(std::move(large))};
   return training;
 }
 

@@ -5,6 +5,7 @@
 // inputs and seed: nothing time- or machine-dependent goes into them.
 #include "sim/config/Scenario.hpp"
 #include "sim/engine/Simulation.hpp"
+#include "sim/report/Energy.hpp"
 #include "sim/report/RunSummary.hpp"
 
 #include <filesystem>
@@ -20,7 +21,9 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
 Json scenario_to_json(const Scenario& scenario);
 // Mean GPUs per state in each bin of the ledger's series (header only without a series).
 // The states the run reports (state_reported), one column each.
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on);
+// With the IT power of each bin (Energy.hpp), in kW.
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec& power,
+                           const Servers& servers);
 // Chrome trace events; the run must have recorded its timeline (output.timeline).
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 

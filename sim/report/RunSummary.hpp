@@ -124,15 +124,19 @@ constexpr auto json_fields(const EttrStats*)
   return fields<EttrStats>("count mean p50 min", &EttrStats::count, &EttrStats::mean, &EttrStats::p50, &EttrStats::min);
 }
 
+// Large pretraining jobs, whose ETTR planners target: 256 GPUs or more (the jobs that hold 96% of
+// Kalos' GPU time, NSDI'24 §3.1; acme-facts.md §1).
+inline constexpr int LARGE_JOB_GPUS = 256;
 struct TrainingSummary {
   EttrStats ettr;
+  EttrStats ettr_large; // of the pretraining jobs of LARGE_JOB_GPUS or more
   std::size_t interruptions = 0;
   std::vector<TrainingJob> jobs;
 };
 constexpr auto json_fields(const TrainingSummary*)
 {
   using T = TrainingSummary;
-  return fields<T>("ettr interruptions jobs", &T::ettr, &T::interruptions, &T::jobs);
+  return fields<T>("ettr ettr_large interruptions jobs", &T::ettr, &T::ettr_large, &T::interruptions, &T::jobs);
 }
 
 // One evaluation trial of a scheduled campaign: when it ran and its phases (wall seconds).
@@ -219,6 +223,31 @@ constexpr auto json_fields(const Utilisation*)
   return fields<T>("mean_gpu_busy mean_gpu_allocated", &T::mean_gpu_busy, &T::mean_gpu_allocated);
 }
 
+// Energy from the ledger's state times and the power model (docs/energy.md): exact, since every
+// GPU's state, and so its power, is constant between the ledger's changes.
+struct EnergySummary {
+  ByName<GpuState, double> gpu_kwh; // per ledger state (reported states)
+  double node_base_kwh = 0;         // the rest of the servers: in service, and down
+  double it_kwh = 0;                // GPUs and servers
+  double facility_kwh = 0;          // it_kwh x pue
+  double pue = 1;
+  double mean_it_kw = 0;
+  std::optional<double> peak_it_kw; // the highest mean over a bin of utilisation.csv
+  // Over the GPUs and nodes in service, as Acme's telemetry saw them: the mean GPU power, the
+  // share of GPU-time not computing (idle or moving data), the mean power of a GPU server.
+  double mean_gpu_w = 0;
+  double idle_gpu_time_share = 0;
+  double mean_server_w = 0;
+};
+constexpr auto json_fields(const EnergySummary*)
+{
+  using T = EnergySummary;
+  return fields<T>("gpu_kwh node_base_kwh it_kwh facility_kwh pue mean_it_kw peak_it_kw mean_gpu_w "
+                   "idle_gpu_time_share mean_server_w",
+                   &T::gpu_kwh, &T::node_base_kwh, &T::it_kwh, &T::facility_kwh, &T::pue, &T::mean_it_kw,
+                   &T::peak_it_kw, &T::mean_gpu_w, &T::idle_gpu_time_share, &T::mean_server_w);
+}
+
 // Each GPU job's slowdown (wall time training over its reference time, 1 when it never trained).
 struct SlowdownStats : SampleStats {};
 constexpr auto json_fields(const SlowdownStats*)
@@ -303,6 +332,7 @@ struct RunSummary {
   TrainingSummary training;
   std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
   Utilisation utilisation;
+  EnergySummary energy;
   Omittable<NetworkSummary> network; // with the network model on
   EngineSummary engine;
   Json scenario; // the resolved scenario (ScenarioJson.cpp)
@@ -311,10 +341,10 @@ constexpr auto json_fields(const RunSummary*)
 {
   using T = RunSummary;
   return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
-                   "preemption training evaluation utilisation network engine scenario",
+                   "preemption training evaluation utilisation energy network engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
                    &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
-                   &T::utilisation, &T::network, &T::engine, &T::scenario);
+                   &T::utilisation, &T::energy, &T::network, &T::engine, &T::scenario);
 }
 
 // Reads a summary.json document; throws InputError naming the field that is missing or of the

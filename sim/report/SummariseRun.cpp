@@ -1,6 +1,7 @@
 // Builds the RunSummary of a finished run from its records (Reports.hpp: summarise_run).
 #include "acmesim/Version.hpp"
 #include "sim/report/Reports.hpp"
+#include "sim/report/Energy.hpp"
 #include "sim/report/SummaryParts.hpp"
 
 namespace acmesim {
@@ -28,6 +29,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.evaluation = summarise_evaluation(scenario, run);
   summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),
                                     share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))};
+  summary.energy = summarise_energy(ledger, scenario.power, servers_of(*result.topology), network);
   if (auto network_part = summarise_network(result))
     summary.network = std::move(*network_part);
   const EngineCounters& engine = run.engine();

@@ -1,4 +1,5 @@
 // Writes the result files of a run (Reports.hpp: write_results).
+#include "sim/report/Energy.hpp"
 #include "sim/report/Reports.hpp"
 
 #include "models/failure/RecordedFailures.hpp"
@@ -26,7 +27,8 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   }
   {
     AtomicFile utilisation(dir / "utilisation.csv");
-    write_utilisation_csv(utilisation.stream(), result.run->ledger(), scenario.network.on());
+    write_utilisation_csv(utilisation.stream(), result.run->ledger(), scenario.network.on(), scenario.power,
+                          servers_of(*result.topology));
     utilisation.commit();
   }
   // A timeline of an earlier run must not pass for this run's.

@@ -1,5 +1,6 @@
 // utilisation.csv: the ledger's series, one row per bin of output.utilisation_bin_s, each state
-// as the mean number of GPUs in it over the bin (docs/outputs.md).
+// as the mean number of GPUs in it over the bin, then the bin's mean IT power (docs/outputs.md).
+#include "sim/report/Energy.hpp"
 #include "sim/report/Reports.hpp"
 
 #include <fmt/format.h>
@@ -9,13 +10,14 @@
 
 namespace acmesim {
 
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on)
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec& power,
+                           const Servers& servers)
 {
   out << "start_s,end_s";
   for (GpuState s : enum_values<GpuState>())
     if (state_reported(s, network_on))
       out << ',' << to_string(s);
-  out << '\n';
+  out << ",it_power_kw\n";
   const auto& series = ledger.series();
   fmt::memory_buffer row;
   for (std::size_t k = 0; k < series.size(); ++k) {
@@ -29,7 +31,7 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network
     for (GpuState s : enum_values<GpuState>())
       if (state_reported(s, network_on))
         fmt::format_to(std::back_inserter(row), ",{:.6f}", series[k][static_cast<std::size_t>(s)] / (end - start));
-    row.push_back('\n');
+    fmt::format_to(std::back_inserter(row), ",{:.3f}\n", it_power_w(series[k], end - start, power, servers) / 1000);
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }
 }

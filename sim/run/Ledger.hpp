@@ -50,6 +50,34 @@ constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS
 inline constexpr std::array<GpuState, 8> LOST_GPU_STATES{
     GpuState::LostWork, GpuState::Preempted, GpuState::Checkpoint, GpuState::Detection,
     GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Communication};
+// What a GPU in each state draws (models/power/PowerSpec.hpp): busy computing (work kept or later
+// lost, training slowed by the network), moving data without computing (checkpoint writes,
+// restarts, model loads), idle (holding no running work), or off (its node is out of service).
+enum class PowerDraw : std::uint8_t { Idle, Busy, Io, Off };
+constexpr PowerDraw power_draw(GpuState state)
+{
+  switch (state) {
+    case GpuState::Busy:
+    case GpuState::LostWork:
+    case GpuState::Preempted:
+    case GpuState::Communication:
+      return PowerDraw::Busy;
+    case GpuState::Down:
+      return PowerDraw::Off;
+    case GpuState::Checkpoint:
+    case GpuState::Restart:
+    case GpuState::ModelLoad:
+      return PowerDraw::Io;
+    case GpuState::Idle:
+    case GpuState::Stranded:
+    case GpuState::Detection:
+    case GpuState::WaitingForPerson:
+    case GpuState::Spare:
+    case GpuState::CpuWait:
+      return PowerDraw::Idle;
+  }
+  return PowerDraw::Idle;
+}
 // Whether a run reports the state: communication only with the network model on, so that a run
 // with it off writes what a run without it wrote.
 constexpr bool state_reported(GpuState state, bool network_on) { return network_on || state != GpuState::Communication; }

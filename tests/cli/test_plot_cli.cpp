@@ -176,6 +176,20 @@ TEST_CASE("plot: a run directory gives the wait and JCT CDFs, utilisation and lo
   check_figures(o, dir / "plots", {"wait_cdf", "jct_cdf", "utilisation", "lost_gpu_hours"}, "png");
 }
 
+TEST_CASE("plot: utilisation.csv's power column is drawn on its own axis, not stacked as a GPU state")
+{
+  const fs::path dir = run_dir("run-power");
+  put(dir / "utilisation.csv", "start_s,end_s,idle,busy,it_power_kw\n"
+                               "0,43200,10,50,20.5\n"
+                               "43200,86400,20,40,18.2\n");
+  const CliOutcome o = run_acmesim("plot " + quoted(dir) + " --format svg");
+  REQUIRE(o.exit_code == 0);
+  const std::string svg = slurp(dir / "plots" / "utilisation.svg");
+  // matplotlib keeps each text as a comment beside its glyphs.
+  CHECK(svg.find("IT power") != std::string::npos);
+  CHECK(svg.find("it_power_kw") == std::string::npos); // not in the legend of states
+}
+
 TEST_CASE("plot: a run directory without utilisation.csv skips that figure with a note")
 {
   const fs::path dir = run_dir("run-no-util", false);

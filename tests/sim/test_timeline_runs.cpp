@@ -144,14 +144,15 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
   std::string zeros10;
   for (int column = 0; column < 10; ++column)
     zeros10 += ",0.000000";
-  zeros10 += '\n';
+  // Power per bin under the default model: busy GPUs at 230 W, idle and stranded ones at 60 W,
+  // two servers at 980 W.
   CHECK(read_file(dir / "utilisation.csv") ==
         "start_s,end_s,idle,busy,stranded,lost_work,preempted,checkpoint,detection,waiting_for_person,restart,down,"
-        "spare,model_load,cpu_wait\n"
-        "0.000,100.000,0.000000,12.000000,4.000000" + zeros10 +
+        "spare,model_load,cpu_wait,it_power_kw\n"
+        "0.000,100.000,0.000000,12.000000,4.000000" + zeros10 + ",4.960\n" +
         // 12 busy and 4 stranded for 50 s, then 4 busy for 50 s.
-        "100.000,200.000,6.000000,8.000000,2.000000" + zeros10 +
-        "200.000,250.000,12.000000,4.000000,0.000000" + zeros10);
+        "100.000,200.000,6.000000,8.000000,2.000000" + zeros10 + ",4.280\n" +
+        "200.000,250.000,12.000000,4.000000,0.000000" + zeros10 + ",3.600\n");
 
   // Each column times its bin width sums to the ledger's total for that state (the states a run
   // without the network model reports).
@@ -168,7 +169,7 @@ TEST_CASE("utilisation.csv of a hand-computed run: mean GPUs per state in each b
     CHECK(gpu_seconds == Approx(ledger.gpu_seconds(state)).margin(1e-6));
     ++column;
   }
-  CHECK(rows.front().size() == column);
+  CHECK(rows.front().size() == column + 1); // and the power column
   fs::remove_all(dir);
 }
 

@@ -37,8 +37,13 @@ RunSummary summary()
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
   s.lost_gpu_hours.total = 36;
+  s.energy.it_kwh = 120;
+  s.energy.facility_kwh = 150;
+  s.energy.mean_it_kw = 2.5;
   s.training.ettr.count = 1;
   s.training.ettr.mean = 0.97;
+  s.training.ettr_large.count = 1;
+  s.training.ettr_large.mean = 0.93;
   return s;
 }
 
@@ -70,7 +75,11 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
                                           "lost_gpu_hours.restart",
                                           "lost_gpu_hours.down",
                                           "lost_gpu_hours.communication",
-                                          "training.ettr_mean"};
+                                          "energy.it_kwh",
+                                          "energy.facility_kwh",
+                                          "energy.mean_it_kw",
+                                          "training.ettr_mean",
+                                          "training.ettr_large_mean"};
   CHECK(names == expected); // Eval has no job: left out, not zero
   CHECK(metrics[0].value == 1000.5);
   CHECK(metrics[4].value == 220);
@@ -78,7 +87,11 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
   CHECK(metrics[17].value == 6);
   CHECK(metrics[18].value == 7);
   CHECK(metrics[19].value == 8);
-  CHECK(metrics[20].value == 0.97);
+  CHECK(metrics[20].value == 120);
+  CHECK(metrics[21].value == 150);
+  CHECK(metrics[22].value == 2.5);
+  CHECK(metrics[23].value == 0.97);
+  CHECK(metrics[24].value == 0.93);
 }
 
 TEST_CASE("run metrics of a run without the network model have no communication cause")
@@ -100,10 +113,10 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 23);
-  CHECK(metrics[21].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[21].value == 900);
-  CHECK(metrics[22].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 27);
+  CHECK(metrics[25].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[25].value == 900);
+  CHECK(metrics[26].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
