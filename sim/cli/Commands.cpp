@@ -43,6 +43,7 @@ usage:
   acmesim compare BASE.yaml [--set key=value ...] --vs [B.yaml] [--set key=value ...]
   acmesim sweep SWEEP.yaml [--jobs N] [--resume] [--out DIR] [--backend local|slurm] [--partition P]
                 [--time-limit T] [--throttle N]
+  acmesim plan PLAN.yaml [the options of sweep]
   acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim --help | --version
@@ -50,8 +51,10 @@ usage:
 Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out
 (default results/<scenario-name>/): jobs.csv, summary.json and utilisation.csv; --timeline
 adds timeline.json (Chrome trace events, for Perfetto). compare runs two scenarios over the
-same seeds and reports paired differences; sweep runs a grid of overrides, one process per point.
-Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
+same seeds and reports paired differences; sweep runs a grid of overrides, one process per point;
+plan finds the cheapest configuration that meets targets with confidence.
+Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error, 3 (plan) no
+configuration meets every target.
 )";
 
 void print_input_error(const InputError& e)
@@ -195,7 +198,7 @@ struct Command {
 constexpr Command COMMANDS[] = {
     {"run", cmd_run},           {"validate", cmd_validate}, {"list", cmd_list},
     {"compare", cmd_compare},   {"sweep", cmd_sweep},       {"sweep-task", cmd_sweep_task, false},
-    {"plot", cmd_plot},         {"workload", cmd_workload},
+    {"plan", cmd_plan},         {"plot", cmd_plot},         {"workload", cmd_workload},
 };
 
 const Command* find_command(std::string_view name)

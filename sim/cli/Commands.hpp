@@ -15,6 +15,8 @@ struct UsageError : std::runtime_error {
 inline constexpr int EXIT_OK = 0;
 inline constexpr int EXIT_INTERNAL = 1;
 inline constexpr int EXIT_BAD_INPUT = 2;
+// `acmesim plan`: the plan ran, and no candidate meets every target.
+inline constexpr int EXIT_NO_ANSWER = 3;
 
 int run_cli(int argc, const char* const* argv);
 

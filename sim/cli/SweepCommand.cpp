@@ -1,6 +1,7 @@
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/Commands.hpp"
+#include "sim/cli/ExperimentBackend.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/ProgressLine.hpp"
@@ -33,50 +34,17 @@ See docs/experiments.md for the sweep file.
 
 )";
 
-// The Slurm settings: the sweep file's, with each flag given taking precedence.
-SlurmOptions slurm_options(const SweepSpec& spec, const po::variables_map& vm)
-{
-  SlurmOptions o = spec.slurm;
-  if (vm.count("partition"))
-    o.partition = vm["partition"].as<std::string>();
-  if (vm.count("time-limit"))
-    o.time_limit = vm["time-limit"].as<std::string>();
-  o.throttle = static_cast<int>(count_option(vm, "throttle", static_cast<std::uint64_t>(o.throttle), 0, 1000000));
-  return o;
-}
-
-fs::path output_dir(const SweepSpec& spec, const po::variables_map& vm)
-{
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
-                                          : (spec.out.empty() ? "results/" + spec.name : spec.out);
-  prepare_output_dir(out);
-  return fs::absolute(out).lexically_normal();
-}
-
 } // namespace
 
 int cmd_sweep(const std::vector<std::string>& args)
 {
   po::options_description options("sweep options");
-  options.add_options()("help,h", "show this help")("sweep", po::value<std::string>(), "sweep file")(
-      "jobs,j", po::value<std::string>(), "points run at once on this machine (default: the number of cores)")(
-      "resume", "skip the points a previous sweep into the same directory finished")(
-      "out,o", po::value<std::string>(), "results directory (default: the file's out:, else results/<name>)")(
-      "backend", po::value<std::string>()->default_value("local"), "local, or slurm (one array task per point)")(
-      "partition", po::value<std::string>(), "Slurm partition (overrides slurm.partition)")(
-      "time-limit", po::value<std::string>(), "Slurm time limit per point, e.g. 01:00:00 (overrides slurm.time_limit)")(
-      "throttle", po::value<std::string>(), "most Slurm array tasks running at once, 0: no limit (overrides "
-                                            "slurm.throttle)")(
-      "quiet,q", "no progress line");
+  options.add_options()("help,h", "show this help")("sweep", po::value<std::string>(), "sweep file");
+  add_backend_options(options);
   const auto parsed = parse_command_line(args, options, {"sweep", 1, "sweep needs a sweep file"}, SWEEP_USAGE);
   if (!parsed)
     return EXIT_OK;
   const po::variables_map& vm = *parsed;
-  const std::string backend = vm["backend"].as<std::string>();
-  if (backend != "local" && backend != "slurm")
-    throw UsageError("--backend must be local or slurm, not '" + backend + "'");
-  const std::size_t jobs = count_option(vm, "jobs", default_parallelism(), 1, 10000);
-
   const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
   // The base scenario with the common overrides must load; a point's own values are checked by
   // its own run, so one bad value fails that point only.
@@ -84,13 +52,13 @@ int cmd_sweep(const std::vector<std::string>& args)
     load_default_scenario(spec.set);
   else
     load_scenario_file(spec.scenario, spec.set);
-  const SlurmOptions slurm = slurm_options(spec, vm);
-  const fs::path out = output_dir(spec, vm);
+  const ExperimentBackend backend = read_backend_options(vm, spec.slurm);
+  const fs::path out = experiment_output_dir(vm, spec.out, spec.name);
 
   std::vector<fs::path> pending;
   std::size_t skipped = 0;
   for (const auto& point : spec.points) {
-    if (vm.count("resume") && point_finished(out, spec, point)) {
+    if (backend.resume && point_finished(out, spec, point)) {
       ++skipped;
       continue;
     }
@@ -100,16 +68,9 @@ int cmd_sweep(const std::vector<std::string>& args)
   std::cerr << fmt::format("sweep '{}': {} points, {} to run{}; results in {}\n", spec.name, spec.points.size(),
                            pending.size(), skipped ? fmt::format(", {} already finished", skipped) : "",
                            out.string());
-  ProgressLine progress("sweep points", pending.size(), vm.count("quiet") > 0);
+  ProgressLine progress("sweep points", pending.size(), backend.quiet);
   const SweepProgress report = [&](std::size_t done, std::size_t failed) { progress.update(done, failed); };
-  try {
-    if (backend == "slurm")
-      run_points_on_slurm(pending, out, SlurmRun{slurm, "acmesim-" + spec.name, 1.0}, current_executable(), report);
-    else
-      run_points_locally(pending, jobs, current_executable_link(), report);
-  } catch (const SlurmError& e) {
-    throw InputError(Diagnostic{"--backend", "", "slurm", e.what()});
-  }
+  run_prepared(pending, out, backend, "acmesim-" + spec.name, report);
 
   const SweepOutcome outcome = gather_sweep(out, spec);
   std::cout << fmt::format("sweep '{}': {} of {} points finished{}; {}/results.csv, {}/points.csv\n", spec.name,

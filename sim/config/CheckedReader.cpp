@@ -21,6 +21,8 @@ std::string_view number_text(std::string_view s)
   return s;
 }
 
+} // namespace
+
 std::optional<double> parse_double(std::string_view text)
 {
   const std::string_view s = number_text(text);
@@ -30,8 +32,6 @@ std::optional<double> parse_double(std::string_view text)
     return std::nullopt;
   return v;
 }
-
-} // namespace
 
 // --- NumberRange -----------------------------------------------------------------------------
 

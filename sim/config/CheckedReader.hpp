@@ -30,6 +30,9 @@ struct NumberRange {
   std::string bounds() const;
 };
 
+// A finite number as a scenario may write it (surrounding spaces, a leading '+'); nullopt otherwise.
+std::optional<double> parse_double(std::string_view text);
+
 NumberRange any_number();
 NumberRange at_least(double min);
 NumberRange positive();

@@ -77,4 +77,35 @@ PairedDifference paired_difference(const std::vector<double>& a, const std::vect
   return p;
 }
 
+OneSidedMean one_sided_mean(const std::vector<double>& x, double confidence)
+{
+  if (x.size() < 2)
+    throw std::invalid_argument("a one-sided bound needs at least two values");
+  OneSidedMean m;
+  m.n = x.size();
+  m.mean = mean(x);
+  m.sd = sample_sd(x);
+  // One-sided at c is two-sided at 2c - 1.
+  const double half_width = t_critical(2 * confidence - 1, static_cast<double>(m.n - 1)) * m.sd /
+                            std::sqrt(static_cast<double>(m.n));
+  m.upper = m.mean + half_width;
+  m.lower = m.mean - half_width;
+  return m;
+}
+
+double OneSidedMean::confidence_at_most(double threshold) const
+{
+  if (sd == 0)
+    return mean <= threshold ? 1.0 : 0.0;
+  const boost::math::students_t t(static_cast<double>(n - 1));
+  return boost::math::cdf(t, (threshold - mean) / (sd / std::sqrt(static_cast<double>(n))));
+}
+
+double OneSidedMean::confidence_at_least(double threshold) const
+{
+  if (sd == 0)
+    return mean >= threshold ? 1.0 : 0.0;
+  return 1 - confidence_at_most(threshold);
+}
+
 } // namespace acmesim

@@ -39,6 +39,22 @@ struct PairedDifference {
 PairedDifference paired_difference(const std::vector<double>& a, const std::vector<double>& b,
                                    double confidence = 0.95);
 
+// The mean of a sample (one value per seed) and its one-sided bounds: with `confidence` c, the
+// true mean is below `upper` (and, separately, above `lower`) with probability c, by Student's t
+// with n - 1 degrees of freedom. Needs n >= 2; throws std::invalid_argument otherwise.
+struct OneSidedMean {
+  std::size_t n = 0;
+  double mean = 0;
+  double sd = 0; // sample standard deviation
+  double upper = 0;
+  double lower = 0;
+  // The confidence with which the true mean is at most (or at least) `threshold`: the largest c
+  // whose bound meets it. 1 or 0 when the sample does not vary.
+  double confidence_at_most(double threshold) const;
+  double confidence_at_least(double threshold) const;
+};
+OneSidedMean one_sided_mean(const std::vector<double>& x, double confidence);
+
 // Two-sided Student t critical value: P(|T| <= t) = confidence with `df` degrees of freedom.
 double t_critical(double confidence, double df);
 

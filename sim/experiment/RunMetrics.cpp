@@ -54,6 +54,9 @@ std::vector<RunMetric> run_metrics(const RunSummary& s)
   const std::string energy(json_name<RunSummary>(&RunSummary::energy));
   for (const auto field : {&EnergySummary::it_kwh, &EnergySummary::facility_kwh, &EnergySummary::mean_it_kw})
     out.push_back({dotted(energy, json_name<EnergySummary>(field)), s.energy.*field});
+  // Jobs larger than every pod: a capacity target that ignores them would favour a cluster too small to run them.
+  out.push_back({dotted(json_name<RunSummary>(&RunSummary::jobs), json_name<JobCounts>(&JobCounts::rejected)),
+                 static_cast<double>(s.jobs.rejected)});
   const std::string training(json_name<RunSummary>(&RunSummary::training));
   if (s.training.ettr.count > 0)
     out.push_back({dotted(training, "ettr_mean"), *s.training.ettr.mean});

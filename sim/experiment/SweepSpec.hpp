@@ -11,6 +11,8 @@
 //   slurm: {partition: batch, time_limit: "01:00:00", throttle: 16}
 //
 // `points:` (a list of maps of overrides) replaces `grid:` when the combinations are not a grid.
+#include "sim/experiment/ExperimentFile.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,13 +27,6 @@ struct SweepPoint {
   // --set; nullopt when this point leaves that key as the scenario has it.
   std::vector<std::optional<std::string>> values;
   std::uint64_t seed = 0;
-};
-
-struct SlurmOptions {
-  std::string partition;               // empty: the cluster's default partition
-  std::string time_limit;              // per array task, in sbatch --time syntax; empty: the partition's
-  int throttle = 0;                    // most array tasks running at once (sbatch --array=...%N); 0: no limit
-  std::vector<std::string> extra_args; // passed to sbatch as they are (--account=..., --qos=...)
 };
 
 struct SweepSpec {

@@ -1,8 +1,8 @@
 """Figures from acmesim results: `acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]`.
 
 The acmesim binary embeds this script and runs it as `python3 -c <script> [options] RESULTS_DIR`.
-RESULTS_DIR is a run (`acmesim run`), a comparison (`acmesim compare`) or a sweep (`acmesim sweep`)
-directory, told apart by the files in it. Each figure goes to its own file under --out (default
+RESULTS_DIR is a run (`acmesim run`), a comparison (`acmesim compare`), a sweep (`acmesim sweep`) or
+a plan (`acmesim plan`) directory, told apart by the files in it. Each figure goes to its own file under --out (default
 RESULTS_DIR/plots/) and its path is printed on stdout; notes go to stderr. Input the script
 cannot use exits 2 with a message naming the file. Needs only the standard library and matplotlib
 (with numpy). docs/plots.md describes every figure.
@@ -10,7 +10,7 @@ cannot use exits 2 with a message naming the file. Needs only the standard libra
 The script is kept in parts, joined by the build in this order into the one script the binary
 embeds (CMakeLists.txt names them; cmake/EmbedText.cmake joins them): plot_common.py (imports,
 shared names, loading matplotlib, reading inputs), plot_figures.py (figure files and CDF axes),
-plot_run.py, plot_compare.py and plot_sweep.py (the figures of each kind of directory) and this
+plot_run.py, plot_compare.py, plot_sweep.py and plot_plan.py (the figures of each kind of directory) and this
 file, the entry point, last.
 """
 
@@ -18,6 +18,8 @@ file, the entry point, last.
 def detect_kind(results):
     """Which command wrote this directory, by the files in it."""
     has = lambda name: os.path.isfile(os.path.join(results, name))
+    if has("plan.json"):  # before results.csv, which a plan directory also has
+        return plot_plan
     if has("compare.json"):
         return plot_compare
     if has("results.csv"):
@@ -28,7 +30,7 @@ def detect_kind(results):
                 raise BadInput(f"{os.path.join(results, name)}: no such file; a run directory has jobs.csv and summary.json")
         return plot_run
     raise BadInput(f"{results}: not an acmesim results directory: expected jobs.csv and summary.json "
-                   "(acmesim run), compare.json (acmesim compare) or results.csv (acmesim sweep)")
+                   "(acmesim run), compare.json (acmesim compare), results.csv (acmesim sweep) or plan.json (acmesim plan)")
 
 
 def main():

@@ -222,6 +222,27 @@ TEST_CASE("plot: a comparison directory gives the forest plot and the pooled CDF
   check_figures(o, dir / "plots", {"compare", "compare_wait_cdf", "compare_jct_cdf"}, "svg");
 }
 
+TEST_CASE("plot: a plan directory gives the trade-off of cost against each target, even beside results.csv")
+{
+  const fs::path dir = scratch() / "plan";
+  put(dir / "results.csv", sweep_results_csv()); // a plan directory holds its runs as a sweep's
+  put(dir / "plan.json", R"({"plan": "p", "confidence": 0.95, "cost": "8 x cluster.nodes",
+    "targets": [{"metric": "wait_s.mean", "at_most": 60}, {"metric": "training.ettr_mean", "at_least": 0.9}],
+    "answer": "c000002",
+    "candidates": [
+      {"id": "c000001", "cost": 8, "meets_targets": false,
+       "targets": [{"mean": 90, "bound": 120, "met": false}, {"mean": 0.95, "bound": 0.93, "met": true}]},
+      {"id": "c000002", "cost": 16, "meets_targets": true,
+       "targets": [{"mean": 20, "bound": 40, "met": true}, {"mean": 0.96, "bound": 0.94, "met": true}]}]})");
+  const CliOutcome o = run_acmesim("plot " + quoted(dir) + " --format svg");
+  check_figures(o, dir / "plots", {"plan_tradeoff"}, "svg");
+  // A plan.json without candidates is refused naming it.
+  put(dir / "plan.json", R"({"plan": "p", "targets": [{"metric": "wait_s.mean", "at_most": 60}], "candidates": []})");
+  const CliOutcome empty = run_acmesim("plot " + quoted(dir) + " --format svg");
+  CHECK(empty.exit_code == 2);
+  CHECK_THAT(empty.err, Catch::Contains("plan.json: no candidate was run"));
+}
+
 TEST_CASE("plot: a sweep directory gives one figure per metric against the first parameter")
 {
   const fs::path dir = scratch() / "sweep";

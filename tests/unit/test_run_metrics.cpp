@@ -40,6 +40,7 @@ RunSummary summary()
   s.energy.it_kwh = 120;
   s.energy.facility_kwh = 150;
   s.energy.mean_it_kw = 2.5;
+  s.jobs.rejected = 2;
   s.training.ettr.count = 1;
   s.training.ettr.mean = 0.97;
   s.training.ettr_large.count = 1;
@@ -78,6 +79,7 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
                                           "energy.it_kwh",
                                           "energy.facility_kwh",
                                           "energy.mean_it_kw",
+                                          "jobs.rejected",
                                           "training.ettr_mean",
                                           "training.ettr_large_mean"};
   CHECK(names == expected); // Eval has no job: left out, not zero
@@ -90,8 +92,9 @@ TEST_CASE("run metrics are read from the summary in their fixed order")
   CHECK(metrics[20].value == 120);
   CHECK(metrics[21].value == 150);
   CHECK(metrics[22].value == 2.5);
-  CHECK(metrics[23].value == 0.97);
-  CHECK(metrics[24].value == 0.93);
+  CHECK(metrics[23].value == 2);
+  CHECK(metrics[24].value == 0.97);
+  CHECK(metrics[25].value == 0.93);
 }
 
 TEST_CASE("run metrics of a run without the network model have no communication cause")
@@ -113,10 +116,10 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 27);
-  CHECK(metrics[25].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[25].value == 900);
-  CHECK(metrics[26].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 28);
+  CHECK(metrics[26].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[26].value == 900);
+  CHECK(metrics[27].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")

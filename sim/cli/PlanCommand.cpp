@@ -1,0 +1,203 @@
+// `acmesim plan PLAN.yaml`: the cheapest configuration that meets every target (docs/planning.md).
+// The search (PlanSearch) says which candidates to run, round after round; each candidate's runs
+// are points of a sweep, prepared, run and resumed by the sweep's machinery; their metrics judge it
+// (PlanResult); the results directory is a sweep's, with plan.json beside results.csv.
+#include "models/common/InputError.hpp"
+#include "sim/cli/CommandLine.hpp"
+#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExperimentBackend.hpp"
+#include "sim/cli/ExperimentCommands.hpp"
+#include "sim/cli/ProgressLine.hpp"
+#include "sim/config/ScenarioLoader.hpp"
+#include "sim/experiment/PlanResult.hpp"
+#include "sim/experiment/PlanSearch.hpp"
+#include "sim/experiment/PlanSpec.hpp"
+#include "sim/experiment/RunMetrics.hpp"
+#include "sim/report/AtomicFile.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace acmesim {
+
+namespace {
+
+constexpr const char* PLAN_USAGE = R"(usage: acmesim plan PLAN.yaml [options]
+
+Finds the cheapest configuration of PLAN.yaml's variables that meets all of its targets: each
+candidate runs on every seed of the plan (the same seeds for all), a target counts as met when
+the one-sided confidence bound of its mean meets it, and a variable marked `search: bisect` is
+searched by halving. Writes OUT/plan.json, a sweep's results.csv and points.csv, and every run
+under OUT/points/; prints a table of the candidates and the answer. `acmesim plot OUT` draws the
+trade-off. Exit code 3 when no candidate meets every target. See docs/planning.md.
+
+)";
+
+// The runs of a plan as a sweep: the plan's variables are the sweep's parameters, and every
+// candidate run is a point (candidate id and seed index), added as the search asks for them.
+// A run of the plan failed: the plan cannot judge its candidate and stops (exit 1).
+struct PlanRunFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+SweepSpec runs_as_sweep(const PlanSpec& plan)
+{
+  SweepSpec s;
+  s.name = plan.name;
+  s.source = plan.source;
+  s.scenario = plan.scenario;
+  s.scenario_digest = plan.scenario_digest;
+  s.set = plan.set;
+  for (const auto& v : plan.variables)
+    s.parameters.push_back(v.key);
+  s.out = plan.out;
+  s.slurm = plan.slurm;
+  return s;
+}
+
+std::vector<SweepPoint> points_of(const PlanSpec& plan, std::size_t candidate)
+{
+  std::vector<std::optional<std::string>> values;
+  const auto indices = plan.value_indices(candidate);
+  for (std::size_t i = 0; i < plan.variables.size(); ++i)
+    values.emplace_back(plan.variables[i].values[indices[i]]);
+  std::vector<SweepPoint> points;
+  for (std::size_t s = 0; s < plan.seeds.size(); ++s)
+    points.push_back({fmt::format("{}-s{:03}", plan.candidate_id(candidate), s), values, plan.seeds[s]});
+  return points;
+}
+
+class PlanRunner {
+public:
+  PlanRunner(const PlanSpec& plan, fs::path out, const ExperimentBackend& backend)
+      : plan_(plan), runs_(runs_as_sweep(plan)), out_(std::move(out)), backend_(backend)
+  {
+  }
+
+  // Runs the candidates of one round (those not finished before, with --resume) and judges them.
+  std::vector<CandidateResult> run_round(const std::vector<std::size_t>& candidates, std::size_t round)
+  {
+    std::vector<fs::path> pending;
+    for (const std::size_t c : candidates)
+      for (auto& point : points_of(plan_, c)) {
+        runs_.points.push_back(point);
+        if (backend_.resume && point_finished(out_, runs_, point)) {
+          ++resumed_;
+          continue;
+        }
+        prepare_point(out_, runs_, point);
+        pending.push_back(point_dir(out_, point));
+      }
+    std::cerr << fmt::format("plan '{}' round {}: {} candidates, {} runs to run\n", plan_.name, round,
+                             candidates.size(), pending.size());
+    ProgressLine progress(fmt::format("plan round {}", round), pending.size(), backend_.quiet);
+    run_prepared(pending, out_, backend_, "acmesim-" + plan_.name,
+                 [&](std::size_t done, std::size_t failed) { progress.update(done, failed); });
+    std::vector<CandidateResult> judged;
+    for (const std::size_t c : candidates)
+      judged.push_back(judge_candidate(plan_, c, metrics_of(c)));
+    return judged;
+  }
+
+  // results.csv and points.csv of every run, in candidate order.
+  void gather()
+  {
+    std::sort(runs_.points.begin(), runs_.points.end(),
+              [](const SweepPoint& a, const SweepPoint& b) { return a.id < b.id; });
+    gather_sweep(out_, runs_);
+  }
+
+  std::size_t resumed() const { return resumed_; }
+
+private:
+  std::vector<std::vector<RunMetric>> metrics_of(std::size_t candidate)
+  {
+    std::vector<std::vector<RunMetric>> metrics;
+    for (const auto& point : points_of(plan_, candidate)) {
+      const fs::path dir = point_dir(out_, point);
+      if (const std::string error = run_error(dir); !error.empty())
+        throw PlanRunFailed(fmt::format("run {} failed: {} (its files are in {}; --resume runs it again)",
+                                             point.id, error, dir.string()));
+      metrics.push_back(read_run_metrics(dir));
+    }
+    return metrics;
+  }
+
+  const PlanSpec& plan_;
+  SweepSpec runs_;
+  fs::path out_;
+  const ExperimentBackend& backend_;
+  std::size_t resumed_ = 0;
+};
+
+} // namespace
+
+int cmd_plan(const std::vector<std::string>& args)
+{
+  po::options_description options("plan options");
+  options.add_options()("help,h", "show this help")("plan", po::value<std::string>(), "plan file");
+  add_backend_options(options);
+  const auto parsed = parse_command_line(args, options, {"plan", 1, "plan needs a plan file"}, PLAN_USAGE);
+  if (!parsed)
+    return EXIT_OK;
+  const po::variables_map& vm = *parsed;
+  const PlanSpec plan = load_plan_file(vm["plan"].as<std::string>());
+  // The base scenario with the common overrides must load, and so must its extremes: the first
+  // and the last candidate (every variable at its first, then at its last value).
+  const auto check = [&](std::size_t candidate) {
+    std::vector<std::string> overrides = plan.set;
+    const auto indices = plan.value_indices(candidate);
+    for (std::size_t i = 0; i < plan.variables.size(); ++i)
+      overrides.push_back(plan.variables[i].key + "=" + plan.variables[i].values[indices[i]]);
+    if (plan.scenario.empty())
+      load_default_scenario(overrides);
+    else
+      load_scenario_file(plan.scenario, overrides);
+  };
+  check(0);
+  check(plan.candidate_count() - 1);
+  const ExperimentBackend backend = read_backend_options(vm, plan.slurm);
+  const fs::path out = experiment_output_dir(vm, plan.out, plan.name);
+
+  PlanRunner runner(plan, out, backend);
+  PlanSearch search(plan);
+  std::vector<CandidateResult> judged;
+  try {
+    for (auto round = search.next_round(); !round.empty(); round = search.next_round())
+      for (auto& result : runner.run_round(round, search.rounds())) {
+        search.tell(result.candidate, result.feasible());
+        judged.push_back(std::move(result));
+      }
+  } catch (const InputError& e) {
+    // A target or cost names a metric the runs do not report: the plan's fault, found only once
+    // runs exist, which are kept.
+    for (const auto& d : e.diagnostics())
+      std::cerr << "error: " << d.to_string() << '\n';
+    std::cerr << fmt::format("the plan stopped; its runs are kept in {} (fix the plan and add --resume)\n",
+                             out.string());
+    return EXIT_BAD_INPUT;
+  } catch (const PlanRunFailed& e) {
+    std::cerr << "error: " << e.what() << "\nthe plan stopped\n";
+    return EXIT_INTERNAL;
+  }
+  runner.gather();
+  const PlanOutcome outcome = conclude_plan(plan, std::move(judged), search.rounds());
+  AtomicFile json(out / "plan.json");
+  json.stream() << plan_json(plan, outcome).dump(2) << '\n';
+  json.commit();
+  std::cout << fmt::format("plan '{}': {} candidates of {} in {} rounds, {} runs{}; {}/plan.json\n", plan.name,
+                           outcome.candidates.size(), plan.candidate_count(), outcome.rounds, outcome.runs,
+                           runner.resumed() ? fmt::format(" ({} from an earlier plan)", runner.resumed()) : "",
+                           out.string());
+  print_plan(std::cout, plan, outcome);
+  return outcome.answer ? EXIT_OK : EXIT_NO_ANSWER;
+}
+
+} // namespace acmesim

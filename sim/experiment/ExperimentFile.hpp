@@ -1,0 +1,88 @@
+#pragma once
+// What the files of sweeps and plans share: a base scenario relative to the file, overrides of
+// every run (`set:`), the seeds, the Slurm settings, and the way a value is given to `--set`.
+#include "models/common/InputError.hpp"
+#include "sim/config/CheckedReader.hpp"
+#include "sim/config/ScenarioLoader.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acmesim {
+
+struct SlurmOptions {
+  std::string partition;               // empty: the cluster's default partition
+  std::string time_limit;              // per array task, in sbatch --time syntax; empty: the partition's
+  int throttle = 0;                    // most array tasks running at once (sbatch --array=...%N); 0: no limit
+  std::vector<std::string> extra_args; // passed to sbatch as they are (--account=..., --qos=...)
+};
+
+// The text a value takes in `--set key=<text>`, read back as YAML by the scenario loader: flow
+// YAML, with a scalar quoted only when it would otherwise read as something else ("a #b", "[1]").
+std::string override_text(const ConfigNode& node);
+
+// A stable fingerprint of the base scenario's text (the embedded default when `path` is empty),
+// so that --resume sees an edited file.
+std::string scenario_digest(const std::string& path);
+
+// Reads the shared keys of an experiment file, reporting problems to the checker.
+class ExperimentFileReader {
+public:
+  // Up to this many runs is an experiment; more is a typo.
+  static constexpr std::size_t MAX_RUNS = 100000;
+
+  ExperimentFileReader(ConfigChecker& checker, std::string base_dir)
+      : checker_(checker), base_dir_(std::move(base_dir))
+  {
+  }
+
+  // `name:` (a safe name: it names the results directory and the Slurm job).
+  void read_name(MapReader& top, std::string& name);
+  // `scenario:`: the absolute path of the file, relative to the experiment file.
+  void read_scenario(MapReader& top, std::string& scenario);
+  // A key given to --set: a dotted scenario path, never the seed. Reported unless valid.
+  bool valid_key(const ConfigEntry& e, const std::string& parent);
+  // `set:` as "key=value" overrides.
+  void read_set(MapReader& top, std::vector<std::string>& set);
+  // `seeds:` (a count from `first_seed:`, default 1, or a list).
+  std::vector<std::uint64_t> read_seeds(MapReader& top);
+  void read_slurm(MapReader& top, SlurmOptions& slurm);
+
+  ConfigChecker& checker() { return checker_; }
+
+private:
+  ConfigChecker& checker_;
+  std::string base_dir_;
+};
+
+// An experiment file's text, and where it is: relative paths in it are relative to `base_dir`,
+// and its name defaults to the file's stem. Throws InputError when the file cannot be read.
+struct ExperimentFileText {
+  std::string text, source, base_dir, default_name;
+};
+ExperimentFileText read_experiment_file(const std::string& path, std::string_view what);
+
+// Parses an experiment file into a Spec (with name, source, scenario and scenario_digest) with
+// `read(checker, base_dir, root, spec)` for the rest; throws InputError listing all that is wrong.
+template <typename Spec, typename Read>
+Spec parse_experiment(std::string_view text, const std::string& source, const std::string& base_dir,
+                      const std::string& default_name, Read&& read)
+{
+  DiagnosticList diags;
+  const std::optional<ConfigNode> root = parse_config(text, {source, SourceLabel::Style::LineColumn}, diags);
+  if (!root)
+    throw InputError(diags.items());
+  Spec spec;
+  spec.name = safe_name(default_name);
+  spec.source = source;
+  ConfigChecker checker(diags);
+  read(checker, base_dir, *root, spec);
+  diags.throw_if_any();
+  spec.scenario_digest = scenario_digest(spec.scenario);
+  return spec;
+}
+
+} // namespace acmesim

@@ -1,0 +1,53 @@
+# A part of the `acmesim plot` script: the figure of a plan directory (plan.json, written by
+# `acmesim plan`). It uses the names the parts before it define (see acmesim_plot.py).
+
+
+def plan_candidates(path, plan):
+    """[(id, cost, meets_targets, [(mean, bound, met) per target])] from plan.json, checked."""
+    out = []
+    for i, c in enumerate(plan.get("candidates", [])):
+        where = f"{path}: candidates.{i}"
+        if not isinstance(c, dict) or not isinstance(c.get("targets"), list):
+            raise BadInput(f"{where}: expected a candidate with its targets")
+        targets = [(json_number(t.get("mean"), where, "mean"), json_number(t.get("bound"), where, "bound"),
+                    bool(t.get("met"))) for t in c["targets"]]
+        out.append((c.get("id"), json_number(c.get("cost"), where, "cost"), bool(c.get("meets_targets")), targets))
+    return out
+
+
+def plot_plan(results, writer):
+    path = os.path.join(results, "plan.json")
+    plan = read_json(path)
+    targets = plan.get("targets") if isinstance(plan, dict) else None
+    if not isinstance(targets, list) or not targets:
+        raise BadInput(f"{path}: expected a plan's targets")
+    candidates = plan_candidates(path, plan)
+    if not candidates:
+        raise BadInput(f"{path}: no candidate was run")
+    # One panel per target: each candidate's mean over the seeds at its cost, a bar to the
+    # one-sided bound the target is judged by, the threshold dashed; the answer ringed.
+    fig, axes = plt.subplots(1, len(targets), figsize=(5.5 * len(targets), 4.5), squeeze=False)
+    for k, (ax, target) in enumerate(zip(axes[0], targets)):
+        most = "at_most" in target
+        threshold = json_number(target.get("at_most" if most else "at_least"), path, f"targets.{k}")
+        for cid, cost, feasible, values in sorted(candidates, key=lambda c: c[1]):
+            mean, bound, met = values[k]
+            colour = "tab:green" if feasible else "tab:red"
+            ax.plot([cost, cost], [mean, bound], color=colour, linewidth=1.5)
+            ax.plot(cost, mean, marker="o", color=colour, fillstyle="full" if met else "none", linestyle="none")
+            if cid == plan.get("answer"):
+                ax.plot(cost, mean, marker="o", markersize=16, fillstyle="none", color="black", linestyle="none")
+        ax.axhline(threshold, color="black", linestyle="--", linewidth=1)
+        # Waits near a saturated cluster span decades: a log axis keeps the feasible ones apart.
+        drawn = [v for c in candidates for v in c[3][k][:2]] + [threshold]
+        if min(drawn) > 0 and max(drawn) / min(drawn) > 100:
+            ax.set_yscale("log")
+        ax.set_xlabel(f"cost ({plan.get('cost', '')})")
+        ax.set_ylabel(target.get("metric", ""))
+        ax.set_title(f"{target.get('metric', '')} {'<=' if most else '>='} {threshold:g}", fontsize=10)
+        ax.grid(True, alpha=0.3)
+    fig.suptitle(f"plan '{plan.get('plan', '')}': green meets every target, red misses one;\n"
+                 f"filled: this target met; bar: mean to its {100 * plan.get('confidence', 0.95):g}% bound; "
+                 "ringed: the answer", fontsize=9)
+    fig.tight_layout()
+    writer.save(fig, "plan_tradeoff")
