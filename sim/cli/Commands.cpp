@@ -8,6 +8,7 @@
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/RunCommand.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
+#include "sim/report/AtomicFile.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/KeyReference.hpp"
 #include "sim/config/ScenarioLoader.hpp"
@@ -137,7 +138,11 @@ int cmd_run(const std::vector<std::string>& args)
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()));
   if (workload.jobs.empty())
     log_warn("the workload has no jobs: nothing to simulate beyond time 0");
-  prepare_output_dir(out);
+  check_inputs_apart_from_results(scenario, out);
+  const ResultsDirLock lock = prepare_output_dir(out);
+  // From here the directory holds no earlier run's results: a run that fails or is killed leaves
+  // nothing that looks whole.
+  clear_results(out);
   return run_scenario(scenario, workload, out, verbosity);
 }
 
@@ -245,6 +250,9 @@ int run_cli(int argc, const char* const* argv)
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.what() << "\n(see acmesim --help)\n";
     return EXIT_BAD_INPUT;
+  } catch (const WriteError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return EXIT_INTERNAL;
   } catch (const PluginError& e) {
     // The plugin's fault, not acmesim's: the run stopped and wrote no results.
     std::cerr << "error: " << e.what() << "\nthe run stopped; no results were written\n";

@@ -135,7 +135,7 @@ int cmd_compare(const std::vector<std::string>& args)
   std::vector<std::uint64_t> seeds;
   for (std::size_t i = 0; i < c.seeds; ++i)
     seeds.push_back(c.first_seed + i);
-  prepare_output_dir(c.out);
+  const ResultsDirLock lock = prepare_output_dir(c.out);
   const fs::path out = c.out;
   fs::remove(out / "compare.json"); // a failed comparison must not leave an earlier one looking current
   // Run i is side i % 2 at seed i / 2: both sides advance together, so an interrupted

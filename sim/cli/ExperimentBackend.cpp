@@ -45,12 +45,12 @@ ExperimentBackend read_backend_options(const po::variables_map& vm, const SlurmO
   return b;
 }
 
-fs::path experiment_output_dir(const po::variables_map& vm, const std::string& file_out, const std::string& name)
+ExperimentDir experiment_output_dir(const po::variables_map& vm, const std::string& file_out, const std::string& name)
 {
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()
                                           : (file_out.empty() ? "results/" + name : file_out);
-  prepare_output_dir(out);
-  return fs::absolute(out).lexically_normal();
+  ResultsDirLock lock = prepare_output_dir(out);
+  return {fs::absolute(out).lexically_normal(), std::move(lock)};
 }
 
 void run_prepared(const std::vector<fs::path>& dirs, const fs::path& out, const ExperimentBackend& backend,

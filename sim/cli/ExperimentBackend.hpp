@@ -3,6 +3,7 @@
 // --out, --backend local|slurm and the Slurm settings, each flag taking precedence over the file.
 #include "sim/experiment/ExperimentFile.hpp"
 #include "sim/experiment/SweepRunner.hpp"
+#include "sim/report/ResultsDir.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -26,9 +27,14 @@ void add_backend_options(boost::program_options::options_description& options);
 ExperimentBackend read_backend_options(const boost::program_options::variables_map& vm,
                                        const SlurmOptions& file_slurm);
 
-// --out, else the file's out:, else results/<name>; made ready for writing.
-std::filesystem::path experiment_output_dir(const boost::program_options::variables_map& vm,
-                                            const std::string& file_out, const std::string& name);
+// --out, else the file's out:, else results/<name>; made ready for writing, and held by this
+// process while the object lives.
+struct ExperimentDir {
+  std::filesystem::path path;
+  ResultsDirLock lock;
+};
+ExperimentDir experiment_output_dir(const boost::program_options::variables_map& vm, const std::string& file_out,
+                                    const std::string& name);
 
 // Runs the prepared run directories, on this machine or as one Slurm array named `job_name`.
 void run_prepared(const std::vector<std::filesystem::path>& dirs, const std::filesystem::path& out,

@@ -164,7 +164,8 @@ int cmd_plan(const std::vector<std::string>& args)
   check(0);
   check(plan.candidate_count() - 1);
   const ExperimentBackend backend = read_backend_options(vm, plan.slurm);
-  const fs::path out = experiment_output_dir(vm, plan.out, plan.name);
+  const ExperimentDir dir = experiment_output_dir(vm, plan.out, plan.name);
+  const fs::path& out = dir.path;
 
   PlanRunner runner(plan, out, backend);
   PlanSearch search(plan);

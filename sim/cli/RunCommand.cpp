@@ -135,7 +135,7 @@ void print_summary(const RunSummary& summary, const Scenario& scenario, const st
 
 } // namespace
 
-void prepare_output_dir(const std::string& out)
+ResultsDirLock prepare_output_dir(const std::string& out)
 {
   namespace fs = std::filesystem;
   const auto fail = [&](const std::string& why) { throw InputError(Diagnostic{"--out", "", out, why}); };
@@ -149,6 +149,41 @@ void prepare_output_dir(const std::string& out)
     fail("cannot create the directory: " + ec.message());
   if (::access(out.c_str(), W_OK) != 0)
     fail("the directory is not writable");
+  try {
+    return ResultsDirLock(out);
+  } catch (const std::runtime_error& e) {
+    fail(e.what());
+  }
+  throw std::logic_error("unreachable");
+}
+
+void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out)
+{
+  namespace fs = std::filesystem;
+  // Each file the scenario reads, with the key that names it.
+  static const std::string none;
+  const std::pair<const char*, const std::string*> inputs[] = {
+      {"workload.trace", scenario.workload.trace ? &scenario.workload.trace->path : &none},
+      {"failures.recorded", &scenario.failures.recorded_path},
+      {"evaluation.catalogue", &scenario.evaluation.catalogue.source},
+      {"scheduler.plugin", &scenario.scheduler.plugin},
+      {"scheduler.python", &scenario.scheduler.python},
+      {"scenario", &scenario.source},
+  };
+  std::error_code ec;
+  for (const auto& [key, path] : inputs) {
+    if (path->empty() || !fs::is_regular_file(*path, ec)) // none, or embedded
+      continue;
+    for (const std::string_view name : result_file::ALL) {
+      const fs::path written = fs::path(out) / name;
+      if (fs::exists(written, ec) && fs::equivalent(*path, written, ec))
+        throw InputError(Diagnostic{
+            "--out", key, *path,
+            fmt::format("this run would write its {} over this file, which it reads; copy the file elsewhere or "
+                        "choose another --out",
+                        name)});
+    }
+  }
 }
 
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)

@@ -1,14 +1,21 @@
 #pragma once
 #include "sim/cli/Logging.hpp"
 #include "sim/config/Scenario.hpp"
+#include "sim/report/ResultsDir.hpp"
 
 #include <string>
 
 namespace acmesim {
 
 // Creates the results directory before anything is simulated, so a bad --out is bad input
-// (exit 2) found in a second, not an error after a long run.
-void prepare_output_dir(const std::string& out);
+// (exit 2) found in a second, not an error after a long run, and takes this process's hold on it:
+// a directory another process writes into is bad input too. Keep the lock until the results are
+// written.
+[[nodiscard]] ResultsDirLock prepare_output_dir(const std::string& out);
+
+// Refuses (exit 2) a scenario that reads one of the files a run writes into `out`: the run would
+// write over its own input (a run's failures.csv replayed into the same directory, say).
+void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out);
 
 // Simulates, writes the results into `out_dir` and prints a short summary on stdout.
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity);

@@ -53,7 +53,8 @@ int cmd_sweep(const std::vector<std::string>& args)
   else
     load_scenario_file(spec.scenario, spec.set);
   const ExperimentBackend backend = read_backend_options(vm, spec.slurm);
-  const fs::path out = experiment_output_dir(vm, spec.out, spec.name);
+  const ExperimentDir dir = experiment_output_dir(vm, spec.out, spec.name);
+  const fs::path& out = dir.path;
 
   std::vector<fs::path> pending;
   std::size_t skipped = 0;

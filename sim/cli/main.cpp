@@ -1,5 +1,7 @@
 #include "sim/cli/Commands.hpp"
 
+#include <csignal>
+
 #if defined(__SANITIZE_ADDRESS__)
 // Built with AddressSanitizer (scripts/test.sh --sanitize): the embedded Python interpreter of
 // Python scheduler policies is never finalised, and CPython keeps allocations to the end by
@@ -12,5 +14,8 @@ extern "C" const char* __lsan_default_suppressions()
 
 int main(int argc, char** argv)
 {
+  // Past a file-size limit a write fails with "File too large", which is reported, rather than
+  // the signal killing the run with a temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   return acmesim::run_cli(argc, argv);
 }

@@ -17,7 +17,10 @@ constexpr std::size_t MAX_POINTS = ExperimentFileReader::MAX_RUNS;
 
 class SweepReader {
 public:
-  SweepReader(ConfigChecker& checker, std::string base_dir) : shared_(checker, std::move(base_dir)), checker_(checker) {}
+  SweepReader(ConfigChecker& checker, std::string base_dir)
+      : shared_(checker, std::move(base_dir)), checker_(checker)
+  {
+  }
 
   void read(const ConfigNode& root, SweepSpec& spec)
   {

@@ -3,8 +3,14 @@
 // crashed or interrupted run never leaves a file that looks whole but is not.
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace acmesim {
+
+// A result file could not be written (full disk, file-size limit, permissions): what and why.
+struct WriteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class AtomicFile {
 public:
@@ -14,7 +20,7 @@ public:
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   std::ofstream& stream() { return out_; }
-  // Flushes, checks for write errors and renames into place; throws std::runtime_error on failure.
+  // Flushes, checks for write errors and renames into place; throws WriteError saying why.
   void commit();
 
 private:

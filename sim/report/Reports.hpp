@@ -28,8 +28,9 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 
 // Writes jobs.csv, failures.csv (with failures), utilisation.csv, timeline.json (if asked for),
-// then `summary` as summary.json into `dir` (created if needed), each atomically; a stale
-// summary.json is removed first, so summary.json present means the set is complete.
+// then `summary` as summary.json into `dir` (created if needed), each atomically, after removing
+// every result file of an earlier run; summary.json, written last, means the set is complete.
+// Throws WriteError (AtomicFile.hpp) when a file cannot be written, having removed the others.
 void write_results(const std::filesystem::path& dir, const Scenario& scenario, const RunResult& result,
                    const RunSummary& summary);
 

@@ -1,0 +1,72 @@
+#include "sim/report/ResultsDir.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace acmesim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* LOCK_FILE = ".acmesim.lock";
+
+std::string holder_of(int fd)
+{
+  char buffer[32] = {};
+  const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("unknown");
+}
+
+} // namespace
+
+ResultsDirLock::ResultsDirLock(const fs::path& dir)
+{
+  const fs::path path = dir / LOCK_FILE;
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    const std::string holder = holder_of(fd_);
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK)
+      throw ResultsDirBusy("another acmesim process (pid " + holder +
+                           ") is writing into this directory; wait for it to end or choose another --out");
+    throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(error));
+  }
+  // Who holds it, for the message another process would print.
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+    // The lock holds regardless; only the message would lack the pid.
+  }
+}
+
+ResultsDirLock::~ResultsDirLock()
+{
+  if (fd_ >= 0)
+    ::close(fd_); // releases the flock
+}
+
+ResultsDirLock::ResultsDirLock(ResultsDirLock&& other) noexcept : fd_(other.fd_)
+{
+  other.fd_ = -1;
+}
+
+void clear_results(const fs::path& dir)
+{
+  // summary.json first: while the others go, the directory already says it holds no whole set.
+  for (auto name = result_file::ALL.rbegin(); name != result_file::ALL.rend(); ++name) {
+    std::error_code ignored;
+    fs::remove(dir / *name, ignored);
+    fs::remove(dir / (std::string(*name) + ".partial"), ignored);
+  }
+}
+
+} // namespace acmesim
