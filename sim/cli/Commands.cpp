@@ -138,6 +138,7 @@ int cmd_run(const std::vector<std::string>& args)
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()));
   if (workload.jobs.empty())
     log_warn("the workload has no jobs: nothing to simulate beyond time 0");
+  check_utilisation_bins(scenario, workload);
   check_inputs_apart_from_results(scenario, out);
   const ResultsDirLock lock = prepare_output_dir(out);
   // From here the directory holds no earlier run's results: a run that fails or is killed leaves
@@ -157,6 +158,7 @@ int cmd_validate(const std::vector<std::string>& args)
   setup_logging(Verbosity::Quiet);
   const Scenario scenario = load(vm);
   const Workload workload = load_workload(scenario); // reads every trace row
+  check_utilisation_bins(scenario, workload);
   std::cout << fmt::format("ok: scenario '{}': {} jobs, cluster {} ({} nodes, {} GPUs), scheduler {} with {} placement\n",
                            scenario.name, workload.jobs.size(), scenario.cluster.name, scenario.cluster.total_nodes(),
                            scenario.cluster.total_gpus(), scenario.scheduler.name, scenario.scheduler.placement);

@@ -3,6 +3,7 @@
 #include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
 #include "sim/cli/Commands.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 #include "sim/engine/Simulation.hpp"
 #include "sim/report/Reports.hpp"
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <ranges>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -155,6 +157,20 @@ ResultsDirLock prepare_output_dir(const std::string& out)
     fail(e.what());
   }
   throw std::logic_error("unreachable");
+}
+
+void check_utilisation_bins(const Scenario& scenario, const Workload& workload)
+{
+  double span = 0;
+  for (const Job& job : workload.jobs)
+    span = std::max(span, job.submit_s + job.duration_s);
+  const double bin = scenario.output.utilisation_bin_s;
+  if (span / bin > physical::MAX_UTILISATION_BINS)
+    throw InputError(Diagnostic{
+        "output.utilisation_bin_s", "output.utilisation_bin_s", format_number(bin),
+        fmt::format("the workload spans at least {:.0f} s, which would make more than {:.0f} bins of utilisation.csv; "
+                    "expected bins of at least {} s",
+                    span, physical::MAX_UTILISATION_BINS, format_number(std::ceil(span / physical::MAX_UTILISATION_BINS)))});
 }
 
 void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out)

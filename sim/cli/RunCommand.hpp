@@ -13,6 +13,10 @@ namespace acmesim {
 // written.
 [[nodiscard]] ResultsDirLock prepare_output_dir(const std::string& out);
 
+// Refuses (exit 2) bins of utilisation.csv so narrow that the workload's span (each job's
+// submission plus its run time, at least) would need more than physical::MAX_UTILISATION_BINS.
+void check_utilisation_bins(const Scenario& scenario, const Workload& workload);
+
 // Refuses (exit 2) a scenario that reads one of the files a run writes into `out`: the run would
 // write over its own input (a run's failures.csv replayed into the same directory, say).
 void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out);

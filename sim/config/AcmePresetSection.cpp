@@ -1,6 +1,7 @@
 #include "sim/config/AcmePresetSection.hpp"
 
 #include "sim/config/SyntheticSection.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <ranges>
 #include <string_view>
@@ -22,7 +23,7 @@ const KeyTable<AcmeGeneratorSpec>& generator_keys()
 {
   using G = AcmeGeneratorSpec;
   static const KeyTable<G> keys({
-      number_key("days", &G::days, positive_up_to(MAX_WORKLOAD_DAYS), "days", "length of the generated trace"),
+      number_key("days", &G::days, physical::DAYS, "days", "length of the generated trace"),
       number_key("users", &G::users, integer_between(1, 1e6), "users", "users the jobs are spread over"),
       number_key("gpu_jobs_per_day", &G::gpu_jobs_per_day, number_between(0, 1e6), "jobs/day",
                  "GPU jobs per day; 0: the rate that offers the published GPU time per day"),

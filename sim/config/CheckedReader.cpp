@@ -41,19 +41,26 @@ bool NumberRange::contains(double value) const
     return false;
   if (min_exclusive ? !(value > min) : !(value >= min))
     return false;
+  if (value > 0 && value < floor_above_zero)
+    return false;
   return value <= max;
 }
 
 std::string NumberRange::describe() const
 {
   const std::string limits = bounds();
-  return std::string(integer ? "an integer" : "a number") + (limits.empty() ? "" : " " + limits);
+  const std::string kind = integer ? "an integer" : "a number";
+  if (floor_above_zero > 0)
+    return "0, or " + kind + " " + limits.substr(std::string_view("0, or ").size());
+  return kind + (limits.empty() ? "" : " " + limits);
 }
 
 std::string NumberRange::bounds() const
 {
   const bool has_min = std::isfinite(min);
   const bool has_max = std::isfinite(max) && max < 1e300;
+  if (floor_above_zero > 0 && has_max)
+    return "0, or between " + format_number(floor_above_zero) + " and " + format_number(max);
   if (has_min && has_max && !min_exclusive)
     return "between " + format_number(min) + " and " + format_number(max);
   std::string out;

@@ -22,6 +22,9 @@ struct NumberRange {
   bool min_exclusive = false;
   double max = std::numeric_limits<double>::infinity(); // >= 1e300 counts as unbounded (ParamSpec)
   bool integer = false;
+  // With min == 0: positive values below this are refused too (0 means "none"; a tiny positive
+  // value is a typo). 0: no such gap.
+  double floor_above_zero = 0;
 
   bool contains(double value) const;
   // "an integer >= 1", "a number > 0", "a number between 0 and 1".

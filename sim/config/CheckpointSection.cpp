@@ -1,4 +1,5 @@
 #include "sim/config/CheckpointSection.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <algorithm>
 
@@ -7,12 +8,7 @@ namespace acmesim {
 namespace {
 
 // Bounds past which a value is a typing or unit error rather than a what-if.
-constexpr double MAX_PARAMS_BILLION = 1e5;  // 100T parameters
-constexpr double MAX_BYTES_PER_PARAM = 1e3; // full training state is about 14
-constexpr double MAX_PEAK_TFLOPS = 1e6;     // an A100 is 312
-constexpr double MAX_TOKENS_PER_STEP = 1e12;
-constexpr double MAX_SECONDS = 1e9; // about 31.7 years, as for trace times
-constexpr double MAX_SNAPSHOT_GBPS = 1e4;
+constexpr double MAX_STEPS = 1e9; // between checkpoints
 constexpr int MAX_GPUS = 1000000;
 
 using C = CheckpointSpec;
@@ -23,7 +19,7 @@ const KeyTable<ModelSizeRule>& model_size_keys()
       number_key("max_gpus", &ModelSizeRule::max_gpus, integer_between(1, MAX_GPUS), "GPUs",
                  "the rule applies to jobs of at most this many GPUs")
           .required(),
-      number_key("params_b", &ModelSizeRule::params_billion, positive_up_to(MAX_PARAMS_BILLION),
+      number_key("params_b", &ModelSizeRule::params_billion, physical::PARAMS_BILLION,
                  "billion parameters", "the size of the model such a job trains")
           .required(),
   });
@@ -106,7 +102,7 @@ bool read_interval(ConfigChecker& checker, const ConfigNode& node, const std::st
   const auto v = checker.number(node, key, any_number());
   if (!v)
     return false;
-  if (*v > 0 && *v <= MAX_SECONDS) {
+  if (physical::SECONDS.contains(*v)) {
     spec.interval_s = *v;
     return true;
   }
@@ -115,7 +111,7 @@ bool read_interval(ConfigChecker& checker, const ConfigNode& node, const std::st
                   "expected a number of seconds > 0 between checkpoints; to stop checkpointing set "
                   "checkpoint.enabled: false");
   else
-    checker.error(node, key, "expected at most " + format_number(MAX_SECONDS) + " seconds");
+    checker.error(node, key, "expected " + physical::SECONDS.describe() + " (seconds)");
   return false;
 }
 
@@ -133,14 +129,14 @@ std::vector<ConfigKey<C>> training_keys()
                    [](const std::string& path, const C&) {
                      return model_size_keys().docs(join_key(path, "<i>"), ModelSizeRule{});
                    }),
-      number_key("bytes_per_param", &C::bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM), "bytes",
+      number_key("bytes_per_param", &C::bytes_per_param, physical::BYTES_PER_PARAM, "bytes",
                  "checkpoint bytes per model parameter (14: bf16 weights, fp32 master copy, Adam moments)"),
-      number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, positive_up_to(MAX_PEAK_TFLOPS), "TFLOP/s",
+      number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, physical::TFLOPS, "TFLOP/s",
                  "peak dense throughput of one GPU"),
-      number_key("mfu", &C::mfu, positive_up_to(1), NO_UNIT, "model FLOPs utilisation"),
-      number_key("tokens_per_step", &C::tokens_per_step, positive_up_to(MAX_TOKENS_PER_STEP), "tokens",
+      number_key("mfu", &C::mfu, physical::UTILISATION, NO_UNIT, "model FLOPs utilisation"),
+      number_key("tokens_per_step", &C::tokens_per_step, physical::TOKENS, "tokens",
                  "tokens of one training step"),
-      number_key("step_time_s", &C::step_time_s, number_between(0, MAX_SECONDS), "s",
+      number_key("step_time_s", &C::step_time_s, physical::SECONDS_OR_NONE, "s",
                  "seconds of one training step; 0: 6 x parameters x tokens_per_step / (GPUs x peak x mfu)"),
   };
 }
@@ -154,14 +150,14 @@ std::vector<ConfigKey<C>> writing_keys()
                 "upload overlaps training"),
       value_key("interval", &C::interval_policy,
                 "when to checkpoint: fixed (interval_s or interval_steps), or the optimum of young or daly"),
-      number_key("interval_s", &C::interval_s, positive_up_to(MAX_SECONDS), "s",
+      number_key("interval_s", &C::interval_s, physical::SECONDS, "s",
                  "fixed: seconds of training between checkpoints")
           .read_with(node_reader<C>(read_interval)),
-      number_key("interval_steps", &C::interval_steps, integer_between(0, MAX_SECONDS), "steps",
+      number_key("interval_steps", &C::interval_steps, integer_between(0, MAX_STEPS), "steps",
                  "fixed: training steps between checkpoints; > 0 takes the place of interval_s"),
-      number_key("snapshot_GBps", &C::snapshot_GBps, positive_up_to(MAX_SNAPSHOT_GBPS), "GB/s",
+      number_key("snapshot_GBps", &C::snapshot_GBps, physical::BANDWIDTH, "GB/s",
                  "async: bandwidth of the copy of a node's shard to host memory"),
-      number_key("init_s", &C::init_s, number_between(0, MAX_SECONDS), "s",
+      number_key("init_s", &C::init_s, physical::SECONDS_OR_NONE, "s",
                  "paid on every start after an interruption (launch, framework and data loader)"),
   };
 }

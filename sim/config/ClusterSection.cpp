@@ -1,5 +1,6 @@
 #include "sim/config/ClusterSection.hpp"
 
+#include "sim/config/PhysicalRanges.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/TableKey.hpp"
 
@@ -22,13 +23,13 @@ const KeyTable<FabricSpec>& fabric_keys()
       number_key("leaf_radix", &F::leaf_radix, integer_between(2, MAX_RADIX), "ports", "ports per leaf switch"),
       number_key("spine_radix", &F::spine_radix, integer_between(1, MAX_RADIX), "ports",
                  "ports per spine switch (a spine links to every leaf of the pod)"),
-      number_key("oversubscription", &F::oversubscription, positive(), NO_UNIT,
+      number_key("oversubscription", &F::oversubscription, physical::OVERSUBSCRIPTION, NO_UNIT,
                  "leaf downlink:uplink port ratio (1: non-blocking)"),
       number_key("nodes_per_leaf", &F::nodes_per_leaf, integer_between(0, MAX_RADIX), "nodes",
                  "nodes under one leaf switch; 0: derived from leaf_radix, oversubscription and compute_nics "
                  "(summary.json shows the derived count)"),
-      number_key("port_bandwidth_Gbps", &F::port_bandwidth_Gbps, positive(), "Gb/s", "bandwidth of one switch port"),
-      number_key("link_latency_us", &F::link_latency_us, at_least(0), "us", "latency of one fabric link"),
+      number_key("port_bandwidth_Gbps", &F::port_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s", "bandwidth of one switch port"),
+      number_key("link_latency_us", &F::link_latency_us, physical::LATENCY_US, "us", "latency of one fabric link"),
   });
   return keys;
 }
@@ -36,9 +37,9 @@ const KeyTable<FabricSpec>& fabric_keys()
 const KeyTable<StorageSpec>& storage_keys()
 {
   static const KeyTable<StorageSpec> keys({
-      number_key("bandwidth_GBps", &StorageSpec::bandwidth_GBps, positive(), "GB/s",
+      number_key("bandwidth_GBps", &StorageSpec::bandwidth_GBps, physical::BANDWIDTH, "GB/s",
                  "aggregate bandwidth of the storage service"),
-      number_key("latency_us", &StorageSpec::latency_us, at_least(0), "us", "latency of a storage access"),
+      number_key("latency_us", &StorageSpec::latency_us, physical::LATENCY_US, "us", "latency of a storage access"),
   });
   return keys;
 }
@@ -46,7 +47,7 @@ const KeyTable<StorageSpec>& storage_keys()
 const KeyTable<EmpiricalSpec>& start_overhead_keys()
 {
   static const KeyTable<EmpiricalSpec> keys =
-      table_keys(positive_up_to(86400), "s", "overheads, interpolated log-linearly between them");
+      table_keys(physical::START_OVERHEAD_S, "s", "overheads, interpolated log-linearly between them");
   return keys;
 }
 
@@ -147,14 +148,14 @@ const KeyTable<PodSpec>& pod_keys()
       number_key("gpus_per_node", &P::gpus_per_node, integer_between(1, 64), "GPUs", "GPUs per node"),
       number_key("cpus_per_node", &P::cpus_per_node, integer_between(1, 65536), "CPUs", "CPU cores per node"),
       value_key("gpu_model", &P::gpu_model, "the GPU model's name (reported, not modelled)"),
-      number_key("nvlink_bandwidth_GBps", &P::nvlink_bandwidth_GBps, positive(), "GB/s",
+      number_key("nvlink_bandwidth_GBps", &P::nvlink_bandwidth_GBps, physical::BANDWIDTH, "GB/s",
                  "NVLink bandwidth per GPU, each way, through NVSwitch"),
       number_key("compute_nics", &P::compute_nics, integer_between(1, 64), "NICs",
                  "InfiniBand NICs per node toward the compute fabric"),
       number_key("storage_nics", &P::storage_nics, integer_between(0, 64), "NICs",
                  "dedicated storage NICs per node (0: storage traffic shares the compute NICs)"),
-      number_key("nic_bandwidth_Gbps", &P::nic_bandwidth_Gbps, positive(), "Gb/s", "bandwidth of one NIC"),
-      number_key("storage_nic_bandwidth_Gbps", &P::storage_nic_bandwidth_Gbps, at_least(0), "Gb/s",
+      number_key("nic_bandwidth_Gbps", &P::nic_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s", "bandwidth of one NIC"),
+      number_key("storage_nic_bandwidth_Gbps", &P::storage_nic_bandwidth_Gbps, physical::BANDWIDTH_OR_NONE, "Gb/s",
                  "bandwidth of one storage NIC; 0: as nic_bandwidth_Gbps (summary.json shows the bandwidth used)"),
       map_key("fabric", &P::fabric, fabric_keys(), "the pod's two-level InfiniBand fat tree"),
       table_key("start_overhead_s", &P::start_overhead_s, start_overhead_keys(), EmpiricalDistribution::Kind::LogLinear,

@@ -1,6 +1,7 @@
 #include "sim/config/DatasetCatalogueFile.hpp"
 
 #include "sim/config/KeyTable.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <algorithm>
 
@@ -9,8 +10,6 @@ namespace acmesim {
 namespace {
 
 // Bounds past which a value is a typing or unit error rather than a what-if.
-constexpr double MAX_PARAMS_BILLION = 1e5; // 100T parameters
-constexpr double MAX_SECONDS = 1e9;        // about 31.7 years, as for trace times
 
 // The catalogue's one top-level key.
 const char* const DATASETS = "datasets";
@@ -32,8 +31,8 @@ bool read_inference_table(ConfigChecker& checker, const ConfigNode& node, const 
     const std::string entry_key = join_key(key, entry.key);
     // The size is a map key: check it as a number written where the key is.
     const ConfigNode size_node = ConfigNode::make_scalar(entry.key, entry.key_where);
-    const auto size = checker.number(size_node, entry_key, positive_up_to(MAX_PARAMS_BILLION));
-    const auto seconds = checker.number(entry.value, entry_key, positive_up_to(MAX_SECONDS));
+    const auto size = checker.number(size_node, entry_key, physical::PARAMS_BILLION);
+    const auto seconds = checker.number(entry.value, entry_key, physical::SECONDS);
     if (!size || !seconds) {
       ok = false;
       continue;
@@ -59,10 +58,10 @@ const KeyTable<D>& dataset_keys()
                              "log-log interpolation)"),
                    node_reader<D>(read_inference_table), {})
           .required(),
-      number_key("preprocess_s", &D::preprocess_s, number_between(0, MAX_SECONDS), "s",
+      number_key("preprocess_s", &D::preprocess_s, physical::SECONDS_OR_NONE, "s",
                  "tokenisation on CPU before inference")
           .required(),
-      number_key("metric_s", &D::metric_s, number_between(0, MAX_SECONDS), "s",
+      number_key("metric_s", &D::metric_s, physical::SECONDS_OR_NONE, "s",
                  "metric computation on CPU after inference (code execution, judges)")
           .required(),
       value_key("cached", &D::cached, "tokenised inputs are cached: no preprocessing"),

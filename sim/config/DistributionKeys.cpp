@@ -1,4 +1,5 @@
 #include "sim/config/DistributionKeys.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 namespace acmesim {
 
@@ -7,16 +8,15 @@ namespace {
 using Dist = DurationDistribution;
 
 constexpr double HOUR = 3600;
-// Upper bound that keeps a typo from producing absurd or overflowing numbers.
-constexpr double MAX_HOURS = 1e9;
 
 // The key naming the kind, which decides the other keys.
 const char* const DIST = "dist";
 
 NumberRange hours(bool strictly_positive)
 {
-  NumberRange r = strictly_positive ? positive() : at_least(0);
-  r.max = MAX_HOURS;
+  NumberRange r = physical::HOURS;
+  if (!strictly_positive)
+    r.min = 0;
   return r;
 }
 

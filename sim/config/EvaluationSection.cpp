@@ -2,6 +2,7 @@
 
 #include "models/common/TextFile.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -13,10 +14,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bounds past which a value is a typing or unit error rather than a what-if.
-constexpr double MAX_PARAMS_BILLION = 1e5; // 100T parameters
-constexpr double MAX_BYTES_PER_PARAM = 1e3;
-constexpr double MAX_PCIE_GBPS = 1e4;
-constexpr double MAX_SECONDS = 1e9; // about 31.7 years, as for trace times
 constexpr int MAX_GPUS_PER_TRIAL = 64;
 // Below a second, chunks would be far shorter than loading a model, and a small value could
 // cut one dataset into millions of jobs.
@@ -107,7 +104,7 @@ using E = EvalSpec;
 // `chunk_s: 0` never cuts a dataset; a positive length must be at least MIN_CHUNK_S.
 bool read_chunk(ConfigChecker& checker, const ConfigNode& node, const std::string& key, E& spec)
 {
-  const auto v = checker.number(node, key, number_between(0, MAX_SECONDS));
+  const auto v = checker.number(node, key, physical::SECONDS_OR_NONE);
   if (!v)
     return false;
   if (*v > 0 && *v < MIN_CHUNK_S) {
@@ -146,15 +143,15 @@ std::vector<ConfigKey<E>> dataset_choice_keys()
 std::vector<ConfigKey<E>> trial_keys()
 {
   return {
-      number_key("model_params_b", &E::model_params_b, positive_up_to(MAX_PARAMS_BILLION), "billion parameters",
+      number_key("model_params_b", &E::model_params_b, physical::PARAMS_BILLION, "billion parameters",
                  "the size of the evaluated model"),
       number_key("gpus_per_trial", &E::gpus_per_trial, integer_between(1, MAX_GPUS_PER_TRIAL), "GPUs",
                  "GPUs of one trial, on one node"),
-      number_key("weight_bytes_per_param", &E::weight_bytes_per_param, positive_up_to(MAX_BYTES_PER_PARAM), "bytes",
+      number_key("weight_bytes_per_param", &E::weight_bytes_per_param, physical::BYTES_PER_PARAM, "bytes",
                  "bytes a trial loads per model parameter (2: bf16 weights)"),
-      number_key("pcie_GBps", &E::pcie_GBps, positive_up_to(MAX_PCIE_GBPS), "GB/s",
+      number_key("pcie_GBps", &E::pcie_GBps, physical::BANDWIDTH, "GB/s",
                  "host memory to GPU bandwidth, for a model already on the node"),
-      number_key("chunk_s", &E::chunk_s, number_between(0, MAX_SECONDS), "s",
+      number_key("chunk_s", &E::chunk_s, physical::SECONDS_OR_NONE, "s",
                  "datasets of more inference seconds are cut into chunks no longer than this (at least 1), "
                  "which may run on several GPUs; 0: never cut")
           .read_with(node_reader<E>(read_chunk)),
@@ -164,7 +161,7 @@ std::vector<ConfigKey<E>> trial_keys()
 std::vector<ConfigKey<E>> campaign_keys()
 {
   return {
-      number_list_key("campaigns_s", &E::campaigns_s, number_between(0, MAX_SECONDS), "s",
+      number_list_key("campaigns_s", &E::campaigns_s, physical::SECONDS_OR_NONE, "s",
                       "submission times of the campaigns, each evaluating every chosen dataset"),
       number_key("every_checkpoints", &E::every_checkpoints, integer_between(0, 1e6), "checkpoints",
                  "in whole-cluster runs, every this many checkpoints of a large pretraining job submit a campaign "

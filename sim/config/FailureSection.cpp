@@ -1,6 +1,7 @@
 #include "sim/config/FailureSection.hpp"
 
 #include "sim/config/FailureComponentKeys.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <fmt/format.h>
 
@@ -17,7 +18,8 @@ namespace fs = std::filesystem;
 using F = FailureSpec;
 
 // Upper bound that keeps a typo from producing absurd or overflowing numbers.
-constexpr double MAX_MULTIPLIER = 1e6;
+// A node's failure rate over the model's: 0 (it never fails) or a factor on it.
+constexpr NumberRange NODE_RATE_MULTIPLIER{0, false, physical::RATE_MULTIPLIER.max, false, physical::RATE_MULTIPLIER.min};
 // A week bounds any plausible detection delay.
 constexpr double MAX_DETECTION_S = 7 * 24 * 3600;
 
@@ -39,7 +41,7 @@ bool read_multipliers(ConfigChecker& checker, const ConfigNode& node, const std:
   spec.node_rate_multipliers.clear();
   bool ok = true;
   for (const auto& entry : node.entries) {
-    const auto v = checker.number(entry.value, join_key(key, entry.key), number_between(0, MAX_MULTIPLIER));
+    const auto v = checker.number(entry.value, join_key(key, entry.key), NODE_RATE_MULTIPLIER);
     if (v)
       spec.node_rate_multipliers.emplace_back(entry.key, *v);
     ok = ok && v.has_value();
@@ -65,13 +67,13 @@ const KeyTable<F>& model_keys()
           .default_is("each component's own, under it"),
       number_key("lemon_nodes", &F::lemon_nodes, integer_between(0, 100000), "nodes",
                  "nodes, chosen by the seed, that fail lemon_multiplier times as often"),
-      number_key("lemon_multiplier", &F::lemon_multiplier, positive_up_to(MAX_MULTIPLIER), NO_UNIT,
+      number_key("lemon_multiplier", &F::lemon_multiplier, physical::RATE_MULTIPLIER, NO_UNIT,
                  "how many times as often a lemon node fails (node, gpu, nvlink and nic failures)"),
       ConfigKey<F>(other_doc("node_rate_multipliers", "map of numbers", "node names of the cluster",
                              "named nodes that fail this many times as often, as lemons do"),
                    node_reader<F>(read_multipliers), multipliers_json,
                    [](const std::string& path, const F&) {
-                     KeyDoc doc = number_doc(join_key(path, "<node>"), number_between(0, MAX_MULTIPLIER), NO_UNIT,
+                     KeyDoc doc = number_doc(join_key(path, "<node>"), NODE_RATE_MULTIPLIER, NO_UNIT,
                                              "the failure rate multiplier of the node");
                      doc.default_value = "1 when not listed";
                      return std::vector<KeyDoc>{doc};

@@ -1,4 +1,5 @@
 #include "sim/config/NetworkSection.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 namespace acmesim {
 
@@ -6,11 +7,7 @@ namespace {
 
 // Bounds past which a value is a typing or unit error rather than a what-if.
 constexpr int MAX_DEGREE = 4096;
-constexpr double MAX_BYTES = 64;
-constexpr double MAX_RATIO = 1e4;
 constexpr int MAX_NICS = 64;
-constexpr double MAX_NIC_GBPS = 1e5;
-constexpr double MAX_NVLINK_GBPS = 1e5;
 
 const KeyTable<CommSpec>& comm_keys()
 {
@@ -21,11 +18,11 @@ const KeyTable<CommSpec>& comm_keys()
                  "pipeline-parallel degree across nodes (at most the job's nodes)"),
       number_key("dp_overlap", &CommSpec::dp_overlap, number_between(0, 1), NO_UNIT,
                  "share of a step's compute that hides the data-parallel gradient all-reduce"),
-      number_key("hidden_per_layer", &CommSpec::hidden_per_layer, positive_up_to(MAX_RATIO), NO_UNIT,
+      number_key("hidden_per_layer", &CommSpec::hidden_per_layer, physical::SIZE_RATIO, NO_UNIT,
                  "hidden size over layer count of the model, which sets both from its parameters"),
-      number_key("gradient_bytes_per_param", &CommSpec::gradient_bytes_per_param, positive_up_to(MAX_BYTES),
+      number_key("gradient_bytes_per_param", &CommSpec::gradient_bytes_per_param, physical::BYTES_PER_VALUE,
                  "bytes", "bytes of one gradient value in the all-reduce"),
-      number_key("activation_bytes", &CommSpec::activation_bytes, positive_up_to(MAX_BYTES), "bytes",
+      number_key("activation_bytes", &CommSpec::activation_bytes, physical::BYTES_PER_VALUE, "bytes",
                  "bytes of one activation value in the tensor-parallel all-reduces"),
   });
   return keys;
@@ -37,10 +34,10 @@ const KeyTable<ReferenceFabric>& reference_keys()
       number_key("compute_nics", &ReferenceFabric::compute_nics, integer_between(1, MAX_NICS), "NICs",
                  "compute NICs per node the jobs were timed with")
           .default_is("the pod's own"),
-      number_key("nic_bandwidth_Gbps", &ReferenceFabric::nic_bandwidth_Gbps, positive_up_to(MAX_NIC_GBPS), "Gb/s",
+      number_key("nic_bandwidth_Gbps", &ReferenceFabric::nic_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s",
                  "bandwidth of one of those NICs")
           .default_is("the pod's own"),
-      number_key("nvlink_bandwidth_GBps", &ReferenceFabric::nvlink_bandwidth_GBps, positive_up_to(MAX_NVLINK_GBPS),
+      number_key("nvlink_bandwidth_GBps", &ReferenceFabric::nvlink_bandwidth_GBps, physical::BANDWIDTH,
                  "GB/s", "NVLink bandwidth per GPU they were timed with")
           .default_is("the pod's own"),
   });

@@ -2,6 +2,7 @@
 
 #include "models/workload/EmpiricalDistribution.hpp"
 #include "sim/config/TableKey.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,7 +29,7 @@ const KeyTable<EmpiricalSpec>& gpu_table_keys()
 const KeyTable<EmpiricalSpec>& duration_table_keys()
 {
   static const KeyTable<EmpiricalSpec> keys =
-      table_keys(positive(), "s", "durations, interpolated log-linearly between them");
+      table_keys(physical::SECONDS, "s", "durations, interpolated log-linearly between them");
   return keys;
 }
 
@@ -130,7 +131,7 @@ const KeyTable<SyntheticSpec>& synthetic_keys()
 {
   using S = SyntheticSpec;
   static const KeyTable<S> keys({
-      number_key("days", &S::days, positive_up_to(MAX_WORKLOAD_DAYS), "days", "length of the arrival window"),
+      number_key("days", &S::days, physical::DAYS, "days", "length of the arrival window"),
       number_key("users", &S::users, integer_between(1, 1e6), "users",
                  "synthetic users u0..u<users-1>, drawn uniformly"),
       ConfigKey<S>(other_doc("types", "map of maps", enum_name_list<JobType>(),

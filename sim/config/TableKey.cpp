@@ -1,4 +1,5 @@
 #include "sim/config/TableKey.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 
 namespace acmesim {
 
@@ -6,7 +7,7 @@ KeyTable<EmpiricalSpec> table_keys(const NumberRange& range, const std::string& 
 {
   return KeyTable<EmpiricalSpec>({
       number_list_key("values", &EmpiricalSpec::values, range, unit, what + ", strictly increasing").required(),
-      number_list_key("cdf", &EmpiricalSpec::cdf, any_number(), NO_UNIT,
+      number_list_key("cdf", &EmpiricalSpec::cdf, physical::PROBABILITY, NO_UNIT,
                       "P(X <= value) at each value: non-decreasing, ending at 1")
           .required(),
   });

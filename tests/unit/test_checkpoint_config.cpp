@@ -173,7 +173,8 @@ TEST_CASE("checkpoint config: a zero or negative interval is a clear error")
   check_rejected("interval_s: 0", "checkpoint.interval_s", "0", "seconds > 0");
   check_rejected("interval_s: 0", "checkpoint.interval_s", "0", "checkpoint.enabled: false");
   check_rejected("interval_s: -60", "checkpoint.interval_s", "-60", "seconds > 0");
-  check_rejected("interval_s: 1e12", "checkpoint.interval_s", "1e12", "at most 1000000000");
+  check_rejected("interval_s: 1e12", "checkpoint.interval_s", "1e12", "between 0.001 and 1000000000");
+  check_rejected("interval_s: 4.9e-324", "checkpoint.interval_s", "4.9e-324", "between 0.001 and 1000000000");
   check_rejected("interval_s: soon", "checkpoint.interval_s", "soon", "expected a number");
   check_rejected("interval_steps: -1", "checkpoint.interval_steps", "-1", "an integer between 0 and");
   check_rejected("interval_steps: 2.5", "checkpoint.interval_steps", "2.5", "an integer");
@@ -181,17 +182,17 @@ TEST_CASE("checkpoint config: a zero or negative interval is a clear error")
 
 TEST_CASE("checkpoint config: sizes and throughput out of range name the key and value")
 {
-  check_rejected("bytes_per_param: 0", "checkpoint.bytes_per_param", "0", "a number > 0");
-  check_rejected("bytes_per_param: -14", "checkpoint.bytes_per_param", "-14", "a number > 0");
-  check_rejected("mfu: 0", "checkpoint.mfu", "0", "a number > 0 and <= 1");
-  check_rejected("mfu: 1.5", "checkpoint.mfu", "1.5", "a number > 0 and <= 1");
-  check_rejected("mfu: 40%", "checkpoint.mfu", "40%", "a number > 0 and <= 1");
-  check_rejected("peak_tflops_per_gpu: 0", "checkpoint.peak_tflops_per_gpu", "0", "a number > 0");
-  check_rejected("peak_tflops_per_gpu: -312", "checkpoint.peak_tflops_per_gpu", "-312", "a number > 0");
-  check_rejected("tokens_per_step: 0", "checkpoint.tokens_per_step", "0", "a number > 0");
-  check_rejected("step_time_s: -1", "checkpoint.step_time_s", "-1", "between 0 and");
-  check_rejected("snapshot_GBps: 0", "checkpoint.snapshot_GBps", "0", "a number > 0");
-  check_rejected("init_s: -5", "checkpoint.init_s", "-5", "between 0 and");
+  check_rejected("bytes_per_param: 0", "checkpoint.bytes_per_param", "0", "a number between 0.125 and 1000");
+  check_rejected("bytes_per_param: -14", "checkpoint.bytes_per_param", "-14", "a number between 0.125 and 1000");
+  check_rejected("mfu: 0", "checkpoint.mfu", "0", "a number between 0.0001 and 1");
+  check_rejected("mfu: 1.5", "checkpoint.mfu", "1.5", "a number between 0.0001 and 1");
+  check_rejected("mfu: 40%", "checkpoint.mfu", "40%", "a number between 0.0001 and 1");
+  check_rejected("peak_tflops_per_gpu: 0", "checkpoint.peak_tflops_per_gpu", "0", "a number between 0.001 and");
+  check_rejected("peak_tflops_per_gpu: -312", "checkpoint.peak_tflops_per_gpu", "-312", "a number between 0.001 and");
+  check_rejected("tokens_per_step: 0", "checkpoint.tokens_per_step", "0", "a number between 1 and");
+  check_rejected("step_time_s: -1", "checkpoint.step_time_s", "-1", "0, or a number between 0.001 and");
+  check_rejected("snapshot_GBps: 0", "checkpoint.snapshot_GBps", "0", "a number between 0.001 and");
+  check_rejected("init_s: -5", "checkpoint.init_s", "-5", "0, or a number between 0.001 and");
 }
 
 TEST_CASE("checkpoint config: unknown mode, interval and enabled values list the valid ones")
@@ -218,11 +219,11 @@ TEST_CASE("checkpoint config: model size rules must be valid and strictly increa
   check_rejected("model_sizes: [{max_gpus: 256, params_b: 20}, {max_gpus: 64, params_b: 7}]",
                  "checkpoint.model_sizes.1.max_gpus", "64", "previous rule has max_gpus 256");
   check_rejected("model_sizes: [{max_gpus: 64, params_b: 0}]", "checkpoint.model_sizes.0.params_b", "0",
-                 "a number > 0");
+                 "a number between 1e-06 and 100000");
   check_rejected("model_sizes: [{max_gpus: 64, params_b: -7}]", "checkpoint.model_sizes.0.params_b", "-7",
-                 "a number > 0");
+                 "a number between 1e-06 and 100000");
   check_rejected("model_sizes: [{max_gpus: 64, params_b: 1e6}]", "checkpoint.model_sizes.0.params_b", "1e6",
-                 "<= 100000");
+                 "and 100000");
   check_rejected("model_sizes: [{max_gpus: 0, params_b: 7}]", "checkpoint.model_sizes.0.max_gpus", "0",
                  "an integer between 1 and");
   check_rejected("model_sizes: [{max_gpus: 64}]", "checkpoint.model_sizes.0.params_b", "", "missing required key");

@@ -87,6 +87,24 @@ TEST_CASE("every plain default is a value its key accepts")
   CHECK(names > 10);
 }
 
+TEST_CASE("every number a scenario takes has a physical range: bounded above, and no arbitrarily small positive")
+{
+  // A value of 1e-320 GB/s or 1e308 for a ratio is a typo or an attack, never a cluster: each key
+  // declares the range a real system could have, so such values are refused before anything runs.
+  std::vector<std::string> unbounded;
+  for (const auto& doc : every_key()) {
+    if (!doc.numbers)
+      continue;
+    const NumberRange& r = *doc.numbers;
+    const bool bounded_above = r.max < 1e300;
+    const bool floor_below = r.min > -1e300 && !(r.min_exclusive && r.min == 0);
+    if (!bounded_above || !floor_below)
+      unbounded.push_back(doc.path + " (" + r.describe() + ")");
+  }
+  INFO(join_names(unbounded));
+  CHECK(unbounded.empty());
+}
+
 TEST_CASE("the reference lists every policy and every parameter its registration declares")
 {
   const auto docs = scenario_key_docs();

@@ -218,13 +218,14 @@ TEST_CASE("the evaluation section reads its keys and defaults")
 
 TEST_CASE("evaluation section values out of range are rejected with their key")
 {
-  expect_one_error("  model_params_b: 0\n", "evaluation.model_params_b", "> 0");
-  expect_one_error("  model_params_b: -7\n", "evaluation.model_params_b", "> 0");
+  expect_one_error("  model_params_b: 0\n", "evaluation.model_params_b", "between 1e-06 and 100000");
+  expect_one_error("  model_params_b: -7\n", "evaluation.model_params_b", "between 1e-06 and 100000");
   expect_one_error("  gpus_per_trial: 0\n", "evaluation.gpus_per_trial", "between 1 and 64");
   expect_one_error("  gpus_per_trial: 65\n", "evaluation.gpus_per_trial", "between 1 and 64");
   expect_one_error("  gpus_per_trial: 1.5\n", "evaluation.gpus_per_trial", "integer");
-  expect_one_error("  weight_bytes_per_param: 0\n", "evaluation.weight_bytes_per_param", "> 0");
-  expect_one_error("  pcie_GBps: -1\n", "evaluation.pcie_GBps", "> 0");
+  expect_one_error("  weight_bytes_per_param: 0\n", "evaluation.weight_bytes_per_param", "between 0.125 and");
+  expect_one_error("  pcie_GBps: -1\n", "evaluation.pcie_GBps", "between 0.001 and");
+  expect_one_error("  pcie_GBps: 1e-308\n", "evaluation.pcie_GBps", "between 0.001 and");
   expect_one_error("  chunk_s: -10\n", "evaluation.chunk_s", "between 0");
   expect_one_error("  chunk_s: 0.001\n", "evaluation.chunk_s", "at least 1");
   expect_one_error("  campaigns_s: []\n", "evaluation.campaigns_s", "at least one");

@@ -45,7 +45,7 @@ TEST_CASE("a bad empirical table is reported with the table checker's reason")
     CHECK(errors[1].key == "workload.synthetic.types.Eval.duration_s.cdf");
     CHECK(errors[1].message == "missing required key");
     CHECK(errors[2].key == "workload.synthetic.types.Eval.duration_s.values.0");
-    CHECK(errors[2].message == "expected a number > 0");
+    CHECK(errors[2].message == "expected a number between 0.001 and 1000000000");
   }
 }
 

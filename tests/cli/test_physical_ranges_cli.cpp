@@ -1,0 +1,31 @@
+// Values that validate as numbers but no cluster could have are refused before anything runs
+// (exit 2, naming the key): denormal bandwidths that used to abort SimGrid, a ratio that
+// overflowed a conversion, a bin width that allocated until memory ran out.
+#include "tests/support/CliRun.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using acmesim::testing::run_acmesim;
+
+TEST_CASE("physical ranges: hostile numbers are bad input, found by validate, naming the key")
+{
+  const std::string seren = "validate configs/default-scenario.yaml ";
+  for (const std::string set : {"cluster.storage.bandwidth_GBps=1e-320", "cluster.nic_bandwidth_Gbps=4.9e-324",
+                                "cluster.storage_nic_bandwidth_Gbps=4.9e-324", "cluster.fabric.oversubscription=1e308",
+                                "output.utilisation_bin_s=1e-308", "cluster.nvlink_bandwidth_GBps=1e-300"}) {
+    INFO(set);
+    const auto o = run_acmesim(seren + "--set " + set);
+    CHECK(o.exit_code == 2);
+    CHECK_THAT(o.err, Catch::Contains(set.substr(0, set.find('='))) && Catch::Contains("expected"));
+  }
+}
+
+TEST_CASE("physical ranges: bins of utilisation.csv too narrow for the workload's span are refused before the run")
+{
+  // A day of jobs in 1 ms bins: tens of millions of rows.
+  const auto o = run_acmesim("run configs/default-scenario.yaml --quiet --out /dev/null/never --set output.utilisation_bin_s=0.001");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("output.utilisation_bin_s") && Catch::Contains("bins of at least"));
+}
