@@ -1,7 +1,10 @@
 #include "models/common/TextFile.hpp"
 
+#include "models/common/InputError.hpp"
+
+#include <fmt/format.h>
+
 #include <fstream>
-#include <sstream>
 
 namespace acmesim {
 
@@ -13,9 +16,18 @@ std::optional<std::string> read_text_file(const std::filesystem::path& path)
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  // Read in pieces, so that an endless file stops at the limit.
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > MAX_TEXT_FILE_BYTES)
+      throw InputError(Diagnostic{path.string(), "", "",
+                                  fmt::format("larger than {} MiB, far more than any scenario, sweep, plan or "
+                                              "catalogue file: is it the right file?",
+                                              MAX_TEXT_FILE_BYTES >> 20)});
+  }
+  return text;
 }
 
 } // namespace acmesim

@@ -187,6 +187,10 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
   bool have_header = false;
   while (!have_header && next_line())
     have_header = !is_blank(line);
+  if (!have_header && !in.eof()) // the read stopped before the end: no line ever ended
+    throw InputError(Diagnostic{source_name, "", "",
+                                "not a text file (no line ends where its header should), expected the header line " +
+                                    std::string(HEADER)});
   if (!have_header)
     throw InputError(Diagnostic{source_name, "", "",
                                 "empty file, expected the header line " + std::string(HEADER) +

@@ -58,10 +58,16 @@ Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error, 3 (pla
 configuration meets every target.
 )";
 
+// More diagnostics than this are summarised: a file of 80,000 unknown keys says so in a page.
+constexpr std::size_t MAX_PRINTED_ERRORS = 50;
+
 void print_input_error(const InputError& e)
 {
-  for (const auto& d : e.diagnostics())
-    std::cerr << "error: " << d.to_string() << '\n';
+  const auto& all = e.diagnostics();
+  for (std::size_t i = 0; i < all.size() && i < MAX_PRINTED_ERRORS; ++i)
+    std::cerr << "error: " << all[i].to_string() << '\n';
+  if (all.size() > MAX_PRINTED_ERRORS)
+    std::cerr << fmt::format("... and {} more errors, not shown\n", all.size() - MAX_PRINTED_ERRORS);
   std::cerr << e.diagnostics().size() << (e.diagnostics().size() == 1 ? " error" : " errors")
             << "; nothing was simulated\n";
 }

@@ -1,9 +1,12 @@
 #include "sim/config/ConfigTree.hpp"
 
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_map>
 
 namespace acmesim {
 
@@ -137,8 +140,11 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
     for (std::size_t i = 0; i < yaml.size(); ++i)
       node.items.push_back(convert(yaml[i], join_key(path, std::to_string(i)), label, node.where, diags, budget));
     break;
-  case YAML::NodeType::Map:
+  case YAML::NodeType::Map: {
     node.kind = ConfigNode::Kind::Map;
+    // Each key's position among the entries: a map of many keys is checked for duplicates in
+    // linear time.
+    std::unordered_map<std::string, std::size_t> seen;
     for (auto it = yaml.begin(); it != yaml.end(); ++it) {
       const std::string key_where = where_of(it->first, label, node.where);
       if (!it->first.IsScalar()) {
@@ -147,10 +153,12 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
       }
       const std::string key = it->first.Scalar();
       const std::string key_path = join_key(path, key);
-      if (node.find_entry(key)) {
-        diags.add(key_where, key_path, "", "duplicate key (already set at " + node.find_entry(key)->key_where + ")");
+      if (const auto first = seen.find(key); first != seen.end()) {
+        diags.add(key_where, key_path, "",
+                  "duplicate key (already set at " + node.entries[first->second].key_where + ")");
         continue;
       }
+      seen.emplace(key, node.entries.size());
       ConfigNode value = convert(it->second, key_path, label, key_where, diags, budget);
       // yaml-cpp marks an empty value (`key:`) at the token after it, often the next line.
       if (value.kind == ConfigNode::Kind::Null)
@@ -158,6 +166,7 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
       node.entries.push_back({key, key_where, std::move(value)});
     }
     break;
+  }
   case YAML::NodeType::Null:
   case YAML::NodeType::Undefined:
     break;
@@ -169,8 +178,13 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
 // Parses `text` as one YAML value; throws YAML::ParserException on a syntax error.
 ConfigNode load(std::string_view text, const std::string& path, const SourceLabel& label, DiagnosticList& diags)
 {
+  const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+  // A second document (after `---`) would otherwise be read by nobody, silently.
+  if (documents.size() > 1)
+    diags.add(where_of(documents[1], label, label.name), path, "",
+              fmt::format("the file holds {} YAML documents (separated by ---); it must hold one", documents.size()));
   ConvertBudget budget;
-  return convert(YAML::Load(std::string(text)), path, label, label.name, diags, budget);
+  return convert(documents.empty() ? YAML::Node() : documents.front(), path, label, label.name, diags, budget);
 }
 
 std::string trim(std::string_view s)
@@ -210,6 +224,8 @@ std::optional<ConfigNode> parse_config(std::string_view text, const SourceLabel&
 {
   try {
     return load(text, "", label, diags);
+  } catch (const YAML::DeepRecursion& e) {
+    diags.add(label.where(e.mark.line, e.mark.column), "", "", "the document nests deeper than YAML can be read here");
   } catch (const YAML::ParserException& e) {
     diags.add(label.where(e.mark.line, e.mark.column), "", "", "YAML syntax error: " + e.msg);
   }

@@ -35,7 +35,8 @@ bool read_name(MapReader& m, const std::string& key, Scenario& scenario)
   if (is_safe_name(scenario.name))
     return true;
   m.checker().error(*m.get(key), m.key_of(key),
-                    "expected letters, digits, '.', '_' or '-', not starting with '.' (it names the results directory)");
+                    "expected at most 255 letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
+                    "directory)");
   return false;
 }
 

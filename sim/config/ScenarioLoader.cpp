@@ -159,7 +159,8 @@ bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) |
 
 bool is_safe_name(const std::string& name)
 {
-  return !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), is_name_char);
+  return !name.empty() && name.size() <= MAX_NAME_LENGTH && name.front() != '.' &&
+         std::all_of(name.begin(), name.end(), is_name_char);
 }
 
 std::string safe_name(std::string name)
@@ -169,6 +170,8 @@ std::string safe_name(std::string name)
       c = '_';
   if (name.empty() || name.front() == '.')
     name.insert(name.begin(), '_');
+  if (name.size() > MAX_NAME_LENGTH)
+    name.resize(MAX_NAME_LENGTH);
   return name;
 }
 

@@ -10,10 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include <cstddef>
+
 namespace acmesim {
 
 // Names that become a directory under results/: letters, digits, '.', '_' and '-', not starting
-// with '.'. safe_name() replaces anything else with '_'.
+// with '.', at most MAX_NAME_LENGTH long (a file name's limit on Linux). safe_name() replaces
+// anything else with '_' and cuts what is longer.
+inline constexpr std::size_t MAX_NAME_LENGTH = 255;
 bool is_safe_name(const std::string& name);
 std::string safe_name(std::string name);
 

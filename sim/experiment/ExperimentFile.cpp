@@ -74,7 +74,7 @@ void ExperimentFileReader::read_name(MapReader& top, std::string& name)
 {
   if (top.read("name", name) && !is_safe_name(name))
     checker_.error(*top.get("name"), "name",
-                   "expected letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
+                   "expected at most 255 letters, digits, '.', '_' or '-', not starting with '.' (it names the results "
                    "directory and the Slurm job)");
 }
 

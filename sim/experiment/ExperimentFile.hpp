@@ -75,6 +75,9 @@ Spec parse_experiment(std::string_view text, const std::string& source, const st
   const std::optional<ConfigNode> root = parse_config(text, {source, SourceLabel::Style::LineColumn}, diags);
   if (!root)
     throw InputError(diags.items());
+  // An empty file would otherwise run the embedded default scenario once and look like success.
+  if (root->kind == ConfigNode::Kind::Null)
+    throw InputError(Diagnostic{source, "", "", "the file is empty: expected its keys (docs/experiments.md)"});
   Spec spec;
   spec.name = safe_name(default_name);
   spec.source = source;
