@@ -54,6 +54,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   scenario.recovery = read_recovery(checker, top.get("recovery"));
   if (const ConfigNode* network = top.get("network"))
     scenario.network = read_network(checker, *network);
+  keys.at("power").read(top, scenario);
   keys.at("output").read(top, scenario);
 }
 

@@ -1,4 +1,5 @@
 // Scenario loading: the whole file, one diagnostic per problem with the right place, and the output section.
+#include "sim/config/ScenarioKeys.hpp"
 #include "tests/unit/ScenarioTestInputs.hpp"
 
 #include <catch2/catch.hpp>
@@ -215,6 +216,36 @@ TEST_CASE("a recursive YAML alias is an input error, not a crash")
   const auto errors = errors_of("a: &x [*x]\n", {});
   REQUIRE_FALSE(errors.empty());
   CHECK_THAT(errors[0].message, Contains("recursive YAML alias"));
+}
+
+// --- every section ---------------------------------------------------------------------
+
+TEST_CASE("every section the scenario declares is read: an unknown key under any of them is refused")
+{
+  // A section declared but never read would drop what a user wrote under it, silently.
+  for (const std::string& section : scenario_keys().names()) {
+    if (section == "name" || section == "seed")
+      continue;
+    INFO(section);
+    std::string text = "cluster: {preset: seren}\n" + WORKLOAD;
+    if (section == "cluster")
+      text = "cluster: {preset: seren, no_such_key: 1}\n" + WORKLOAD;
+    else if (section == "workload")
+      text = "cluster: {preset: seren}\nworkload: {synthetic: {preset: seren, days: 1}, no_such_key: 1}\n";
+    else
+      text += section + ": {no_such_key: 1}\n";
+    CHECK(has_key(errors_of(text), section + ".no_such_key"));
+  }
+}
+
+TEST_CASE("power: the section's values are read as written")
+{
+  const Scenario s = load(SEREN + WORKLOAD + "power: {gpu_busy_w: 250, gpu_io_w: 90, pue: 1.3}\n");
+  CHECK(s.power.gpu_busy_w == 250);
+  CHECK(s.power.gpu_io_w == 90);
+  CHECK(s.power.pue == 1.3);
+  CHECK(s.power.gpu_idle_w == 60); // the default of a key left out
+  CHECK(load(SEREN + WORKLOAD, {"power.node_base_w=1580"}).power.node_base_w == 1580);
 }
 
 // --- output section ----------------------------------------------------------------------
