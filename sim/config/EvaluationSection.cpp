@@ -4,6 +4,8 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -15,6 +17,7 @@ namespace fs = std::filesystem;
 
 // Bounds past which a value is a typing or unit error rather than a what-if.
 constexpr int MAX_GPUS_PER_TRIAL = 64;
+constexpr std::size_t MAX_CAMPAIGNS = 10000;
 // Below a second, chunks would be far shorter than loading a model, and a small value could
 // cut one dataset into millions of jobs.
 constexpr double MIN_CHUNK_S = 1;
@@ -202,6 +205,12 @@ EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const s
     checker.error(*m.get("campaigns_s"), m.key_of("campaigns_s"),
                   "expected at least one campaign submission time in seconds, e.g. [0], or campaigns triggered by "
                   "checkpoints (every_checkpoints > 0)");
+  // Each campaign is a trial per dataset (or chunk of one): bounded before they are built.
+  if (spec.campaigns_s.size() > MAX_CAMPAIGNS)
+    checker.error(*m.get("campaigns_s"), m.key_of("campaigns_s"),
+                  fmt::format("{} campaigns is more than the {} a scenario may have (one an hour for a year is "
+                              "8760)",
+                              spec.campaigns_s.size(), MAX_CAMPAIGNS));
   return spec;
 }
 

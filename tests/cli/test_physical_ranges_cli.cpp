@@ -29,3 +29,21 @@ TEST_CASE("physical ranges: bins of utilisation.csv too narrow for the workload'
   CHECK(o.exit_code == 2);
   CHECK_THAT(o.err, Catch::Contains("output.utilisation_bin_s") && Catch::Contains("bins of at least"));
 }
+
+TEST_CASE("physical ranges: clusters and campaigns beyond what this machine can build are refused by validate")
+{
+  // Pods' routes grow with the square of their nodes: two pods of 6,000 are 72 million pairs.
+  const auto pods = run_acmesim("validate configs/default-scenario.yaml --set "
+                                "'cluster={pods: [{preset: kalos, nodes: 6000, fabric: {spine_radix: 4096}}, "
+                                "{preset: seren, nodes: 6000, fabric: {spine_radix: 4096}}]}'");
+  CHECK(pods.exit_code == 2);
+  CHECK_THAT(pods.err, Catch::Contains("GB for their routes") && Catch::Contains("one pod of 8192 nodes"));
+  std::string campaigns = "[0";
+  for (int i = 1; i <= 10000; ++i)
+    campaigns += "," + std::to_string(i);
+  campaigns += "]";
+  const auto many = run_acmesim("validate configs/default-scenario.yaml --set scheduler.name=eval-decoupled "
+                                "--set 'evaluation={campaigns_s: " + campaigns + "}'");
+  CHECK(many.exit_code == 2);
+  CHECK_THAT(many.err, Catch::Contains("10001 campaigns is more than the 10000"));
+}
