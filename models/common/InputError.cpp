@@ -1,16 +1,17 @@
 #include "models/common/InputError.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <ranges>
 
 namespace acmesim {
 
 namespace {
 std::string join_messages(const std::vector<Diagnostic>& ds)
 {
-  return fmt::to_string(fmt::join(ds | std::views::transform(&Diagnostic::to_string), "\n"));
+  std::string out;
+  for (const Diagnostic& d : ds)
+    out += (out.empty() ? "" : "\n") + d.to_string();
+  return out;
 }
 } // namespace
 

@@ -3,7 +3,6 @@
 #include "sim/config/SyntheticSection.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 
-#include <ranges>
 #include <string_view>
 
 namespace acmesim {
@@ -14,8 +13,12 @@ namespace {
 std::vector<std::string> acme_preset_names()
 {
   std::vector<std::string> names;
-  for (const auto name : std::views::split(std::string_view(ACME_PRESETS), std::string_view(", ")))
-    names.emplace_back(name.begin(), name.end());
+  const std::string_view all(ACME_PRESETS), separator(", ");
+  for (std::size_t start = 0; start <= all.size();) {
+    const std::size_t end = std::min(all.find(separator, start), all.size());
+    names.emplace_back(all.substr(start, end - start));
+    start = end + separator.size();
+  }
   return names;
 }
 

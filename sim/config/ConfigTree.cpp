@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <unordered_map>
 
 namespace acmesim {
@@ -175,16 +176,37 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
   return node;
 }
 
+// The 0-based line of a document-start marker (`---` at the start of a line) that follows any
+// content, if there is one: a document's own leading marker is allowed.
+std::optional<std::size_t> second_document_line(std::string_view text)
+{
+  bool content = false;
+  std::size_t line = 0;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l = text.substr(start, end - start);
+    const bool marker = l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+    if (marker && content)
+      return line;
+    const std::size_t first = l.find_first_not_of(" \t\r");
+    if (marker ? l.find_first_not_of(" \t\r", 3) != std::string_view::npos
+               : first != std::string_view::npos && l[first] != '#')
+      content = true;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 // Parses `text` as one YAML value; throws YAML::ParserException on a syntax error.
 ConfigNode load(std::string_view text, const std::string& path, const SourceLabel& label, DiagnosticList& diags)
 {
-  const std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-  // A second document (after `---`) would otherwise be read by nobody, silently.
-  if (documents.size() > 1)
-    diags.add(where_of(documents[1], label, label.name), path, "",
-              fmt::format("the file holds {} YAML documents (separated by ---); it must hold one", documents.size()));
+  // A second document (after `---`) would otherwise be read by nobody, silently. It is found in
+  // the text: yaml-cpp's LoadAll can loop forever on some malformed input (found by fuzzing).
+  if (const auto second = second_document_line(text))
+    diags.add(label.where(static_cast<int>(*second), 0), path, "",
+              "a second YAML document starts here (---); the file must hold one");
   ConvertBudget budget;
-  return convert(documents.empty() ? YAML::Node() : documents.front(), path, label, label.name, diags, budget);
+  return convert(YAML::Load(std::string(text)), path, label, label.name, diags, budget);
 }
 
 std::string trim(std::string_view s)

@@ -73,10 +73,12 @@ void check_across_sections(ConfigChecker& checker, const MapReader& top, const S
     checker.error(*top.get("evaluation"), "evaluation.every_checkpoints",
                   "campaigns are triggered by checkpoints of Pretrain jobs: enable checkpoint (with Pretrain in "
                   "checkpoint.job_types)");
-  for (const auto& [pod, fabric] : scenario.network.reference)
+  for (const auto& reference : scenario.network.reference) {
+    const std::string& pod = reference.first;
     if (std::none_of(scenario.cluster.pods.begin(), scenario.cluster.pods.end(),
                      [&](const PodSpec& p) { return p.name == pod; }))
       checker.error(*top.get("network"), "network.reference." + pod, "the cluster has no pod of this name");
+  }
   if (scenario.evaluation.enabled && scenario.scheduler.pods == PodScheduling::Separate)
     checker.error(*top.get("evaluation"), "evaluation",
                   "evaluation campaigns need one scheduler for all pods: their trials have no home pod "

@@ -196,11 +196,13 @@ template <typename Json, NamedEnum E, typename V>
 void from_json(const Json& j, ByName<E, V>& map)
 {
   map.clear();
-  for (const auto& [name, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    const std::string& name = item.key();
     const auto key = parse_enum<E>(name);
     if (!key)
       throw JsonFieldError(name, "not one of: " + enum_name_list<E>());
-    json_detail::at_field(name, [&] { map[*key] = value.template get<V>(); });
+    json_detail::at_field(name, [&] { map[*key] = item.value().template get<V>(); });
   }
 }
 

@@ -105,8 +105,10 @@ void print_types(std::ostream& out, const TraceStatistics& s, const ComparisonRe
     for (const auto& [label, v] : g->gpu_summary())
       row.push_back(num(v));
     if (cmp) {
+      // By value: C++20 lambdas cannot capture a structured binding in clang 14.
+      const std::string type_name = name;
       const auto it = std::find_if(r->gpu_boxes.begin(), r->gpu_boxes.end(),
-                                   [&](const auto& b) { return to_string(b.type) == name; });
+                                   [&](const auto& b) { return to_string(b.type) == type_name; });
       row.push_back(it == r->gpu_boxes.end() ? "" : box_text(it->published));
     }
     gpus.row(row);
