@@ -219,8 +219,12 @@ template <> Json section_echo(const FailureSpec& spec)
 {
   if (spec.source == F::Source::None)
     return Json{{MODEL, echo_value(FailureModel::None)}};
-  if (spec.source == F::Source::Recorded)
-    return Json{{RECORDED, fs::path(spec.recorded_path).filename().string()}};
+  if (spec.source == F::Source::Recorded) {
+    // Detection delays apply to a recorded list too: the echo must carry them to reproduce the run.
+    Json json{{RECORDED, fs::path(spec.recorded_path).filename().string()}};
+    json.update(detection_keys().echo(spec));
+    return json;
+  }
   Json json{{MODEL, echo_value(FailureModel::Acme)}};
   json.update(model_keys().echo(spec));
   json.update(detection_keys().echo(spec));

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <set>
 
 using namespace acmesim;
@@ -119,6 +121,22 @@ TEST_CASE("the echo of a scenario setting every section reads back as the same s
   CHECK(echo["cluster"]["pods"][0]["storage_nic_bandwidth_Gbps"] == 200);
   CHECK(echo["failures"]["components"]["gpu"]["tbf"] == Json{{"dist", "weibull"}, {"shape", 0.7}, {"scale_h", 5000.0}});
   check_round_trip(s, DATA_DIR);
+}
+
+TEST_CASE("the echo of a recorded failure list keeps its detection delays, so the summary reproduces the run")
+{
+  const fs::path dir = fs::temp_directory_path() / ("acmesim-echo-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "failures.csv") << "time_s,component,target,category,repair_s,repair_kind\n"
+                                         "3600,node,seren-n1,node_failure,7200,reboot\n";
+  const Scenario s = load_scenario_text(SEREN + WORKLOAD +
+                                            "failures: {recorded: failures.csv, detection_s: {nccl_timeout: 1200}}\n",
+                                        "recorded.yaml", dir.string());
+  const Json echo = resolved_scenario_json(s);
+  CHECK(echo["failures"]["recorded"] == "failures.csv");
+  CHECK(echo["failures"]["detection_s"]["nccl_timeout"] == 1200.0);
+  check_round_trip(s, dir.string());
+  fs::remove_all(dir);
 }
 
 TEST_CASE("the echo of every shipped scenario reads back as the same scenario")
