@@ -145,6 +145,7 @@ int cmd_run(const std::vector<std::string>& args)
   if (workload.jobs.empty())
     log_warn("the workload has no jobs: nothing to simulate beyond time 0");
   check_utilisation_bins(scenario, workload);
+  warn_about_checkpoint_intervals(scenario, workload);
   check_inputs_apart_from_results(scenario, out);
   const ResultsDirLock lock = prepare_output_dir(out);
   // From here the directory holds no earlier run's results: a run that fails or is killed leaves

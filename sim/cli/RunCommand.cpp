@@ -2,6 +2,7 @@
 
 #include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
+#include "models/checkpoint/CheckpointMath.hpp"
 #include "sim/cli/Commands.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/engine/Simulation.hpp"
@@ -171,6 +172,32 @@ void check_utilisation_bins(const Scenario& scenario, const Workload& workload)
         fmt::format("the workload spans at least {:.0f} s, which would make more than {:.0f} bins of utilisation.csv; "
                     "expected bins of at least {} s",
                     span, physical::MAX_UTILISATION_BINS, format_number(std::ceil(span / physical::MAX_UTILISATION_BINS)))});
+}
+
+void warn_about_checkpoint_intervals(const Scenario& scenario, const Workload& workload)
+{
+  const CheckpointSpec& spec = scenario.checkpoint;
+  if (!spec.enabled || spec.interval_policy != IntervalPolicy::Fixed || spec.interval_steps > 0)
+    return;
+  std::size_t raised = 0;
+  double longest_step = 0;
+  int gpus_of_longest = 0;
+  for (const Job& job : workload.jobs) {
+    if (job.cpu_only() || std::find(spec.job_types.begin(), spec.job_types.end(), job.type) == spec.job_types.end())
+      continue;
+    const double step = step_time_s(spec, job.gpus);
+    if (step <= spec.interval_s)
+      continue;
+    ++raised;
+    if (step > longest_step) {
+      longest_step = step;
+      gpus_of_longest = job.gpus;
+    }
+  }
+  if (raised > 0)
+    log_warn(fmt::format("checkpoint.interval_s {} s is shorter than one training step of {} jobs (up to {:.0f} s, "
+                         "on {} GPUs): they checkpoint every step instead",
+                         format_number(spec.interval_s), raised, longest_step, gpus_of_longest));
 }
 
 void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out)

@@ -17,6 +17,10 @@ namespace acmesim {
 // submission plus its run time, at least) would need more than physical::MAX_UTILISATION_BINS.
 void check_utilisation_bins(const Scenario& scenario, const Workload& workload);
 
+// Warns when a fixed checkpoint.interval_s is shorter than one training step of some checkpointed
+// job: its interval becomes one step (a checkpoint cannot come within a step).
+void warn_about_checkpoint_intervals(const Scenario& scenario, const Workload& workload);
+
 // Refuses (exit 2) a scenario that reads one of the files a run writes into `out`: the run would
 // write over its own input (a run's failures.csv replayed into the same directory, say).
 void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out);

@@ -116,3 +116,20 @@ TEST_CASE("cli: malformed failure lists and impossible failure parameters exit w
     CHECK(r.err.find(bad.substr(0, bad.find('='))) != std::string::npos);
   }
 }
+
+TEST_CASE("cli: a fixed checkpoint interval shorter than a training step is raised to one step, with a warning")
+{
+  // A 277B model on 8 GPUs takes over an hour a step at the default throughput model.
+  write_scratch_file("big_model_trace.csv", "job_id,user,gpu_num,type,state,submit_time,duration\n"
+                                            "big,u,8,Pretrain,COMPLETED,2023-03-01 00:00:00+00:00,20000\n");
+  const std::string scenario =
+      write_scratch_file("big-model.yaml", "cluster: {nodes: 1, gpus_per_node: 8, fabric: {nodes_per_leaf: 1}}\n"
+                                           "workload: {trace: big_model_trace.csv}\n"
+                                           "checkpoint: {interval: fixed, interval_s: 3400,\n"
+                                           "             model_sizes: [{max_gpus: 8, params_b: 277}]}\n")
+          .string();
+  const auto o = run_acmesim("run '" + scenario + "' --out '" + (scratch() / "big-model").string() + "'");
+  CHECK(o.exit_code == 0);
+  CHECK_THAT(o.err, Catch::Contains("checkpoint.interval_s 3400 s is shorter than one training step of 1 jobs") &&
+                        Catch::Contains("on 8 GPUs"));
+}
