@@ -6,13 +6,13 @@
 
 namespace acmesim {
 
-JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats)
+JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats, const TrialTimes* trial)
 {
   JobTimeSplit split;
   if (record.outcome != JobOutcome::Ended || job.cpu_only())
     return split;
   split.ran = true;
-  split.useful_s = stats && stats->gave_up ? stats->useful_s : job.duration_s;
+  split.useful_s = trial ? trial->inference_s : (stats && stats->gave_up ? stats->useful_s : job.duration_s);
   const double wall = record.end_s - record.start_s;
   split.ettr = wall > 0 ? split.useful_s / wall : 1.0;
   return split;

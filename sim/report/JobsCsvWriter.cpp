@@ -62,7 +62,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
     }
     const JobFaultStats none;
     const JobFaultStats& f = stats ? *stats : none;
-    const JobTimeSplit split = time_split(job, r, stats);
+    const JobTimeSplit split = time_split(job, r, stats, run.statistics().trial_times(id));
     fmt::format_to(std::back_inserter(row), ",{},{},{},", f.interruptions, f.preemptions, f.checkpoints);
     if (split.ran)
       fmt::format_to(std::back_inserter(row), "{:.3f}", split.useful_s);

@@ -17,7 +17,10 @@ struct JobTimeSplit {
   double useful_s = 0;
   double ettr = 0;
 };
-JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats);
+// `trial`: an evaluation trial's phases, whose useful time is its inference alone (the model load
+// and the CPU phases hold its GPU without computing, as the ledger counts them).
+JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats,
+                        const TrialTimes* trial = nullptr);
 
 JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows);
 // `value(job, record)` of each GPU job that ran, overall and per job type: the jobs summary.json's

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 using acmesim::testing::run_acmesim;
 using acmesim::testing::scratch;
@@ -59,4 +61,29 @@ TEST_CASE("cli: a dataset catalogue with a missing or negative field is refused 
   CHECK(o.err.find("catalogue.yaml:2") != std::string::npos);
   CHECK(o.err.find("metric_s") != std::string::npos);
   CHECK(o.err.find("inference_s") != std::string::npos);
+}
+
+TEST_CASE("cli: evaluation trials' useful time in jobs.csv is their inference, summing to the ledger's busy GPU time")
+{
+  const auto dir = scratch() / "eval-useful";
+  REQUIRE(run_acmesim("run scenarios/eval-7b-63-datasets.yaml --quiet --out '" + dir.string() + "'").exit_code == 0);
+  const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
+  // Columns of jobs.csv: gpus is the 4th, useful_s the 19th.
+  std::istringstream jobs(slurp(dir / "jobs.csv"));
+  std::string line;
+  std::getline(jobs, line);
+  double gpu_hours = 0;
+  std::size_t rows = 0;
+  while (std::getline(jobs, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');)
+      cells.push_back(cell);
+    REQUIRE(cells.size() > 18);
+    if (!cells[18].empty())
+      gpu_hours += std::stod(cells[3]) * std::stod(cells[18]) / 3600;
+    ++rows;
+  }
+  // Each useful_s is printed to the millisecond.
+  CHECK(gpu_hours == Approx(summary.at("gpu_hours").at("busy").get<double>()).margin(1e-3 / 3600 * static_cast<double>(rows) * 8));
 }
