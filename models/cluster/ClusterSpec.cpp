@@ -44,6 +44,21 @@ double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, i
   return std::min(nodes * node_Bps, storage.bandwidth_GBps * 1e9);
 }
 
+int spine_ports_needed(const PodSpec& pod, int leaves) { return leaves + (pod.storage_nics == 0 ? 1 : 0); }
+
+int derived_leaves(const PodSpec& pod)
+{
+  const int per_leaf = derived_nodes_per_leaf(pod);
+  return (pod.nodes + per_leaf - 1) / per_leaf;
+}
+
+int derived_spine_radix(const PodSpec& pod)
+{
+  if (pod.fabric.spine_radix > 0)
+    return pod.fabric.spine_radix;
+  return std::max(DEFAULT_SPINE_RADIX, spine_ports_needed(pod, derived_leaves(pod)));
+}
+
 int derived_uplinks_per_leaf(const PodSpec& pod)
 {
   return std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * pod.compute_nics);

@@ -12,7 +12,7 @@ namespace acmesim {
 
 struct FabricSpec {
   int leaf_radix = 40;           // ports per leaf switch (HDR Quantum QM8700: 40 ports)
-  int spine_radix = 40;          // ports per spine switch
+  int spine_radix = 0;           // ports per spine switch; 0: derived (derived_spine_radix)
   double oversubscription = 1.0; // leaf downlink:uplink port ratio (1.0 = non-blocking)
   int nodes_per_leaf = 0;        // 0: derived from the radix, oversubscription and NICs per node
   double port_bandwidth_Gbps = 200; // one HDR port
@@ -58,6 +58,15 @@ struct ClusterSpec {
 // the leaf's downlink ports (radix * o / (1 + o)) divided by the NICs per node, unless
 // nodes_per_leaf is given explicitly.
 int derived_nodes_per_leaf(const PodSpec& pod);
+// Spine ports a two-level tree of `leaves` leaf switches needs: one per leaf, and one toward
+// storage when storage shares the compute NICs.
+int spine_ports_needed(const PodSpec& pod, int leaves);
+// Leaf switches of a pod.
+int derived_leaves(const PodSpec& pod);
+// Ports per spine switch: as given, or at least DEFAULT_SPINE_RADIX and enough for every leaf
+// (and storage), so that a cluster described by its nodes alone builds.
+inline constexpr int DEFAULT_SPINE_RADIX = 40; // HDR Quantum QM8700: 40 ports
+int derived_spine_radix(const PodSpec& pod);
 // Uplink ports of one leaf (radix minus the ports used toward nodes). Each uplink goes to a
 // distinct spine, so this is also the spine count of the pod.
 int derived_uplinks_per_leaf(const PodSpec& pod);

@@ -17,7 +17,6 @@ constexpr double kGbpsToBytesPerSecond = 1e9 / 8;
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // Spine ports one pod needs: one per leaf, plus one toward storage when storage hangs off the spines.
-int spine_ports_needed(const PodSpec& pod, int leaves) { return leaves + (pod.storage_nics == 0 ? 1 : 0); }
 
 // Reports every problem of the spec at once, so a user fixes a scenario in one pass.
 void validate(const ClusterSpec& spec)
@@ -84,7 +83,7 @@ void validate(const ClusterSpec& spec)
     }
     const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
     const int needed = spine_ports_needed(pod, leaves);
-    if (needed > fabric.spine_radix) {
+    if (needed > derived_spine_radix(pod)) {
       // Every spine has a cable to every leaf: the radix bounds the leaf count of a two-level tree.
       std::string message = "pod '" + pod.name + "' has " + std::to_string(leaves) + " leaf switches (" +
                             std::to_string(nodes_per_leaf) + " nodes each)";

@@ -23,8 +23,9 @@ const KeyTable<FabricSpec>& fabric_keys()
   static const KeyTable<F> keys({
       // At least one port down and one up.
       number_key("leaf_radix", &F::leaf_radix, integer_between(2, MAX_RADIX), "ports", "ports per leaf switch"),
-      number_key("spine_radix", &F::spine_radix, integer_between(1, MAX_RADIX), "ports",
-                 "ports per spine switch (a spine links to every leaf of the pod)"),
+      number_key("spine_radix", &F::spine_radix, integer_between(0, MAX_RADIX), "ports",
+                 "ports per spine switch (a spine links to every leaf of the pod); 0: derived, at least 40 and "
+                 "a port per leaf and for storage"),
       number_key("oversubscription", &F::oversubscription, physical::OVERSUBSCRIPTION, NO_UNIT,
                  "leaf downlink:uplink port ratio (1: non-blocking)"),
       number_key("nodes_per_leaf", &F::nodes_per_leaf, integer_between(0, MAX_RADIX), "nodes",
@@ -79,6 +80,7 @@ PodSpec as_built(const PodSpec& pod)
   PodSpec built = pod;
   built.storage_nic_bandwidth_Gbps = storage_nic_Gbps(pod);
   built.fabric.nodes_per_leaf = derived_nodes_per_leaf(pod);
+  built.fabric.spine_radix = derived_spine_radix(pod);
   return built;
 }
 

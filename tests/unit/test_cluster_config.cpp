@@ -96,12 +96,17 @@ TEST_CASE("an inline cluster is one pod named after the cluster, with defaults f
   CHECK(pod.nic_bandwidth_Gbps == 100);
   CHECK(pod.fabric.leaf_radix == 8);
   CHECK(pod.fabric.oversubscription == 2);
-  CHECK(pod.fabric.spine_radix == 40);
+  CHECK(pod.fabric.spine_radix == 0); // derived: 40 ports are enough for its one leaf
+  CHECK(derived_spine_radix(pod) == 40);
   CHECK(s.scheduler.name == "fifo");
   CHECK(s.scheduler.placement == "pack");
   CHECK(s.scheduler.params.empty());
 
   CHECK(load("cluster: {nodes: 1}\n" + WORKLOAD).cluster.name == "custom");
+  // A cluster given by its nodes alone builds: the spines get a port per leaf (a Parallel
+  // Workloads Archive machine of 1,002 nodes of 4 GPUs: 51 leaves of 20, and one for storage).
+  const Scenario pwa = load("cluster: {nodes: 1002, gpus_per_node: 4}\n" + WORKLOAD);
+  CHECK(derived_spine_radix(pwa.cluster.pods[0]) == 52);
 }
 
 TEST_CASE("an inline multi-pod cluster mixes pod presets and inline pods")
