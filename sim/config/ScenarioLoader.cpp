@@ -149,8 +149,20 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   }
   if (diags.empty())
     check_against_cluster(source, scenario, diags);
-  diags.throw_if_any();
-  return scenario;
+  if (diags.empty())
+    return scenario;
+  // A problem found in the file's text may come from an override (a cluster too large after
+  // --set cluster.nodes=...): such messages say which overrides were applied.
+  std::vector<Diagnostic> items = diags.items();
+  if (!overrides.empty()) {
+    std::string applied;
+    for (const auto& o : overrides)
+      applied += (applied.empty() ? "" : ", ") + ("--set " + o);
+    for (Diagnostic& d : items)
+      if (!d.where.starts_with("--set "))
+        d.where += " (with " + applied + ")";
+  }
+  throw InputError(std::move(items));
 }
 
 } // namespace

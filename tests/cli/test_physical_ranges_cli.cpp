@@ -47,3 +47,10 @@ TEST_CASE("physical ranges: clusters and campaigns beyond what this machine can 
   CHECK(many.exit_code == 2);
   CHECK_THAT(many.err, Catch::Contains("10001 campaigns is more than the 10000"));
 }
+
+TEST_CASE("physical ranges: a problem an override causes says so, though found on a line of the file")
+{
+  const auto o = run_acmesim("validate configs/default-scenario.yaml --set cluster.nodes=9000");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("default-scenario.yaml:9:3 (with --set cluster.nodes=9000)"));
+}
