@@ -66,10 +66,11 @@ struct ExperimentFileText {
 ExperimentFileText read_experiment_file(const std::string& path, std::string_view what);
 
 // Parses an experiment file into a Spec (with name, source, scenario and scenario_digest) with
-// `read(checker, base_dir, root, spec)` for the rest; throws InputError listing all that is wrong.
-template <typename Spec, typename Read>
+// `Reader(checker, base_dir).read(root, spec)` for the rest; throws InputError listing all that is
+// wrong.
+template <typename Spec, typename Reader>
 Spec parse_experiment(std::string_view text, const std::string& source, const std::string& base_dir,
-                      const std::string& default_name, Read&& read)
+                      const std::string& default_name)
 {
   DiagnosticList diags;
   const std::optional<ConfigNode> root = parse_config(text, {source, SourceLabel::Style::LineColumn}, diags);
@@ -82,7 +83,7 @@ Spec parse_experiment(std::string_view text, const std::string& source, const st
   spec.name = safe_name(default_name);
   spec.source = source;
   ConfigChecker checker(diags);
-  read(checker, base_dir, *root, spec);
+  Reader(checker, base_dir).read(*root, spec);
   diags.throw_if_any();
   spec.scenario_digest = scenario_digest(spec.scenario);
   return spec;

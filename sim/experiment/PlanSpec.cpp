@@ -259,9 +259,7 @@ std::string PlanSpec::candidate_id(std::size_t candidate) const
 PlanSpec parse_plan(std::string_view text, const std::string& source, const std::string& base_dir,
                     const std::string& default_name)
 {
-  return parse_experiment<PlanSpec>(text, source, base_dir, default_name,
-                                   [](ConfigChecker& checker, const std::string& dir, const ConfigNode& root,
-                                      PlanSpec& spec) { PlanReader(checker, dir).read(root, spec); });
+  return parse_experiment<PlanSpec, PlanReader>(text, source, base_dir, default_name);
 }
 
 PlanSpec load_plan_file(const std::string& path)

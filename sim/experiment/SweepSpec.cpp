@@ -142,9 +142,7 @@ std::vector<std::string> SweepSpec::overrides_of(const SweepPoint& point) const
 SweepSpec parse_sweep(std::string_view text, const std::string& source, const std::string& base_dir,
                     const std::string& default_name)
 {
-  return parse_experiment<SweepSpec>(text, source, base_dir, default_name,
-                                   [](ConfigChecker& checker, const std::string& dir, const ConfigNode& root,
-                                      SweepSpec& spec) { SweepReader(checker, dir).read(root, spec); });
+  return parse_experiment<SweepSpec, SweepReader>(text, source, base_dir, default_name);
 }
 
 SweepSpec load_sweep_file(const std::string& path)
