@@ -152,6 +152,9 @@ void read_recorded(MapReader& m, const std::string& base_dir, F& spec)
     m.checker().error(node, m.key_of(RECORDED),
                       "failure list not found: " + spec.recorded_path +
                           " (a relative path starts at the scenario's directory)");
+  else if (fs::is_character_file(spec.recorded_path, ec) || fs::is_block_file(spec.recorded_path, ec))
+    // /dev/zero would be read as one endless line.
+    m.checker().error(node, m.key_of(RECORDED), "a device, not a failure list: " + spec.recorded_path);
   else if (fs::is_directory(spec.recorded_path, ec) || !std::ifstream(spec.recorded_path).good())
     m.checker().error(node, m.key_of(RECORDED), "failure list cannot be read: " + spec.recorded_path);
 }

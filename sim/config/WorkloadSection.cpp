@@ -47,6 +47,9 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
     if (!fs::exists(spec.path, ec))
       m.checker().error(node, "workload.trace",
                         "trace file not found: " + spec.path + " (a relative path starts at the scenario's directory)");
+    else if (fs::is_character_file(spec.path, ec) || fs::is_block_file(spec.path, ec))
+      // /dev/zero would be read until memory runs out; a pipe (<(zcat ...)) is fine.
+      m.checker().error(node, "workload.trace", "a device, not a trace file: " + spec.path);
     else if (fs::is_directory(spec.path, ec) || !std::ifstream(spec.path).good())
       m.checker().error(node, "workload.trace", "trace file cannot be read: " + spec.path);
   }

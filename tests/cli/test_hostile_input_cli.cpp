@@ -91,5 +91,8 @@ TEST_CASE("hostile input: deep nesting and a device as a failure list are named 
                                .string();
   const auto device = run_acmesim("validate '" + zero + "'");
   CHECK(device.exit_code == 2);
-  CHECK_THAT(device.err, Catch::Contains("/dev/zero: not a text file"));
+  CHECK_THAT(device.err, Catch::Contains("failures.recorded") && Catch::Contains("a device, not a failure list"));
+  const auto trace = run_acmesim("validate configs/default-scenario.yaml --set 'workload={trace: /dev/zero}'");
+  CHECK(trace.exit_code == 2);
+  CHECK_THAT(trace.err, Catch::Contains("a device, not a trace file"));
 }
