@@ -166,6 +166,7 @@ int cmd_plan(const std::vector<std::string>& args)
   const ExperimentBackend backend = read_backend_options(vm, plan.slurm);
   const ExperimentDir dir = experiment_output_dir(vm, plan.out, plan.name);
   const fs::path& out = dir.path;
+  fs::remove(out / "plan.json"); // a plan that stops must not leave an earlier one looking current
 
   PlanRunner runner(plan, out, backend);
   PlanSearch search(plan);

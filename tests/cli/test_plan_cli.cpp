@@ -114,8 +114,11 @@ TEST_CASE("plan: resumed after an interruption it runs only what was left and wr
 
 TEST_CASE("plan: a target on a metric the runs do not report stops the plan, exit 2, naming it")
 {
+  fs::create_directories(scratch() / "typo");
+  write_scratch_file("typo/plan.json", "{\"answer\": \"of an earlier plan\"}\n");
   const auto o = run_acmesim(plan(plan_file("typo.yaml", "  - {metric: wait_s.mena, at_most: 0}\n"), "typo"));
   CHECK(o.exit_code == 2);
+  CHECK_FALSE(fs::exists(scratch() / "typo" / "plan.json"));
   CHECK_THAT(o.err, Catch::Contains("wait_s.mena") && Catch::Contains("it reports: makespan_s, wait_s.mean") &&
                         Catch::Contains("--resume"));
 }
