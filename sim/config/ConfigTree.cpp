@@ -1,6 +1,5 @@
 #include "sim/config/ConfigTree.hpp"
 
-#include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
