@@ -68,6 +68,11 @@ struct SourceLabel {
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
 std::string join_key(const std::string& parent, std::string_view key);
 
+// Parses `text` as one YAML value whose keys sit under `path` (for messages); throws
+// YAML::ParserException on a syntax error. parse_config reports that instead.
+ConfigNode parse_yaml_value(std::string_view text, const std::string& path, const SourceLabel& label,
+                            DiagnosticList& diags);
+
 // Parses `text`. A syntax error is added to `diags` with its line and column and yields
 // nullopt; duplicate keys are added to `diags` too (the first occurrence is kept).
 std::optional<ConfigNode> parse_config(std::string_view text, const SourceLabel& label, DiagnosticList& diags);
