@@ -9,18 +9,7 @@
 #        ACMESIM=path/to/acmesim benchmarks/acme-production.sh   (use that binary, build nothing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ -z "${ACMESIM:-}" ]]; then
-  build=build-bench
-  if [[ $# -gt 0 && "$1" != --* ]]; then
-    build=$1
-    shift
-  fi
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
-  cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
-  ACMESIM="$PWD/$build/acmesim"
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source benchmarks/release-build.sh
 start=$(date +%s%N)
 "$ACMESIM" run scenarios/acme-production.yaml --quiet --out "$out/run" "$@" >/dev/null
 echo "run: $(( ($(date +%s%N) - start) / 1000000 )) ms"

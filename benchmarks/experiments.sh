@@ -8,12 +8,8 @@
 # Usage: benchmarks/experiments.sh [BUILD_DIR]   (default build-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-bench}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
-cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-acmesim="$PWD/$build/acmesim"
+source benchmarks/release-build.sh
+acmesim="$ACMESIM"
 timed() {
   local label=$1 count=$2
   shift 2

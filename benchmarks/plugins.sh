@@ -9,11 +9,7 @@
 # Usage: benchmarks/plugins.sh [BUILD_DIR]   (default build-bench; pinned to one core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-bench}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
-cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source benchmarks/release-build.sh
 cmake --install "$build" --prefix "$out/prefix" >/dev/null
 cmake -S examples/cpp -B "$out/example" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$out/prefix" >/dev/null
 cmake --build "$out/example" >/dev/null

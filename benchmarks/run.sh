@@ -5,11 +5,7 @@
 # peak RSS. Usage: benchmarks/run.sh [BUILD_DIR]   (default build-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-bench}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
-cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source benchmarks/release-build.sh
 # The program logs the replay time alone (workload generation and result writing are timed
 # separately); /usr/bin/time gives the whole process and its peak RSS.
 run() {
@@ -17,7 +13,7 @@ run() {
   shift
   echo "== $label"
   taskset -c 0 /usr/bin/time -f "whole process: %e s wall, peak RSS %M KB" \
-    "$build/acmesim" run benchmarks/acme-6months.yaml --out "$out/run" "$@" \
+    "$ACMESIM" run benchmarks/acme-6months.yaml --out "$out/run" "$@" \
     2>&1 >"$out/stdout" | sed -e 's/^\[[^]]*\] \[acmesim\] info: //'
   grep -E '^(jobs|makespan|wait|utilisation|failures|lost)' "$out/stdout"
 }

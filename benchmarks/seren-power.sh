@@ -11,18 +11,7 @@
 #        ACMESIM=path/to/acmesim benchmarks/seren-power.sh   (use that binary, build nothing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ -z "${ACMESIM:-}" ]]; then
-  build=build-bench
-  if [[ $# -gt 0 && "$1" != --* ]]; then
-    build=$1
-    shift
-  fi
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=OFF >/dev/null
-  cmake --build "$build" --target acmesim -j"$(nproc)" >/dev/null
-  ACMESIM="$PWD/$build/acmesim"
-fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source benchmarks/release-build.sh
 for seed in 1 2 3; do
   "$ACMESIM" run scenarios/seren-calibrated-week.yaml --quiet --seed "$seed" --out "$out/$seed" \
     --set workload.synthetic.days=184 "$@" >/dev/null
