@@ -68,7 +68,9 @@ TEST_CASE("results dir: a directory another process is writing into is refused, 
   CHECK(slurp(out / "summary.json") == before);
   // Sweeps, plans and comparisons hold their directory the same way.
   const std::string sweep = write_scratch_file("held-sweep.yaml", "scenario: dir-0.yaml\nseeds: 2\n").string();
-  CHECK(run_acmesim("sweep '" + sweep + "' --quiet --out '" + out.string() + "'").exit_code == 2);
+  const auto sweep_refused = run_acmesim("sweep '" + sweep + "' --quiet --out '" + out.string() + "'");
+  CHECK(sweep_refused.exit_code == 2);
+  CHECK_THAT(sweep_refused.err, Catch::Contains("another acmesim process"));
   ::close(fd); // released: the next run may write
   CHECK(run_acmesim(run_args(scenario(0), out)).exit_code == 0);
 }
