@@ -269,18 +269,27 @@ template <> Json section_echo(const RecoverySpec& spec)
 template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = section_docs(path, scheduler_keys(), scheduler_registry().policies());
-  docs.push_back(other_doc(join_key(path, PLUGIN_KEY), "string", "a path, relative to the scenario file",
-                           "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name"));
-  describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, PYTHON_KEY), "string", "a path, relative to the scenario file",
-                           "a scheduler written in Python (a file, with class) instead of a built-in name"));
-  describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, CLASS_KEY), "string", "a class the python file defines",
-                           "with python: the policy's class"));
-  describe_default(docs.back(), Json("none"));
-  docs.push_back(other_doc(join_key(path, PARAMS_KEY), "map", "the plugin's declared parameters",
-                           "with plugin or python: its parameters, checked against what it declares"));
-  describe_default(docs.back(), Json("the plugin's defaults"));
+  // The keys a plugin or a Python policy adds, read by read_scheduler rather than a key table.
+  struct PluginKeyDoc {
+    const char* key;
+    const char* type;
+    const char* accepts;
+    const char* help;
+    const char* default_text;
+  };
+  const PluginKeyDoc plugin_keys[] = {
+      {PLUGIN_KEY, "string", "a path, relative to the scenario file",
+       "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name", "none"},
+      {PYTHON_KEY, "string", "a path, relative to the scenario file",
+       "a scheduler written in Python (a file, with class) instead of a built-in name", "none"},
+      {CLASS_KEY, "string", "a class the python file defines", "with python: the policy's class", "none"},
+      {PARAMS_KEY, "map", "the plugin's declared parameters",
+       "with plugin or python: its parameters, checked against what it declares", "the plugin's defaults"},
+  };
+  for (const PluginKeyDoc& k : plugin_keys) {
+    docs.push_back(other_doc(join_key(path, k.key), k.type, k.accepts, k.help));
+    describe_default(docs.back(), Json(k.default_text));
+  }
   return docs;
 }
 

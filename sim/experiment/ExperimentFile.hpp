@@ -89,4 +89,12 @@ Spec parse_experiment(std::string_view text, const std::string& source, const st
   return spec;
 }
 
+// The same, from the file at `path` (`what` names the kind of file in messages).
+template <typename Spec, typename Reader>
+Spec load_experiment(const std::string& path, std::string_view what)
+{
+  const ExperimentFileText file = read_experiment_file(path, what);
+  return parse_experiment<Spec, Reader>(file.text, file.source, file.base_dir, file.default_name);
+}
+
 } // namespace acmesim

@@ -264,8 +264,7 @@ PlanSpec parse_plan(std::string_view text, const std::string& source, const std:
 
 PlanSpec load_plan_file(const std::string& path)
 {
-  const ExperimentFileText file = read_experiment_file(path, "plan");
-  return parse_plan(file.text, file.source, file.base_dir, file.default_name);
+  return load_experiment<PlanSpec, PlanReader>(path, "plan");
 }
 
 } // namespace acmesim

@@ -147,8 +147,7 @@ SweepSpec parse_sweep(std::string_view text, const std::string& source, const st
 
 SweepSpec load_sweep_file(const std::string& path)
 {
-  const ExperimentFileText file = read_experiment_file(path, "sweep");
-  return parse_sweep(file.text, file.source, file.base_dir, file.default_name);
+  return load_experiment<SweepSpec, SweepReader>(path, "sweep");
 }
 
 } // namespace acmesim
