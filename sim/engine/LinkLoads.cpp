@@ -1,6 +1,6 @@
 #include "sim/engine/LinkLoads.hpp"
 
-#include "sim/engine/PlatformRings.hpp"
+#include "sim/engine/FlowModel.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>

@@ -20,21 +20,10 @@ using simgrid::kernel::resource::Action;
 
 namespace {
 
-// With cross traffic (SimGrid's default) each flow also loads its reverse route at this weight,
-// so a flow alone on a link gets 1 / (1 + weight) of the link (times the factor).
-constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
 // Larger than any job sends: a ring flow ends only when it is cancelled.
 constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
 
 } // namespace
-
-void configure_flow_model()
-{
-  sg4::Engine* engine = sg4::Engine::get_instance();
-  engine->set_config("network/model:LV08");
-  engine->set_config("network/bandwidth-factor:" + std::to_string(FLOW_BANDWIDTH_FACTOR));
-  engine->set_config("network/latency-factor:0");
-}
 
 struct PlatformRings::Impl {
   const Platform* platform;
@@ -128,7 +117,7 @@ double PlatformRings::rate_Bps(JobId job) const
   return least;
 }
 
-double PlatformRings::lone_flow_share() const { return FLOW_BANDWIDTH_FACTOR / (1 + CROSS_TRAFFIC_WEIGHT); }
+double PlatformRings::lone_flow_share() const { return acmesim::lone_flow_share(); }
 
 std::size_t PlatformRings::open_rings() const { return impl_->rings.size(); }
 

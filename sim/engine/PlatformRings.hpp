@@ -5,6 +5,7 @@
 // sharing decides. What a flow gets is read from its action (Action::get_rate). SimGrid solves
 // sharing at the start of a round: rates read at the date of a change are those from before it,
 // so the engine reads them in the round after (Simulation's TimerDriver).
+#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/run/RingService.hpp"
@@ -37,16 +38,5 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// LV08's bandwidth factor (SimGrid's default for its default model), set explicitly under the flows
-// model: a flow's rate is its share of the links times this factor, so a bound in bytes per second
-// is divided by it, and a link's usage (in shares) multiplied by it is bytes per second.
-inline constexpr double FLOW_BANDWIDTH_FACTOR = 0.97;
-
-// SimGrid's network model settings under the flows model, set on the engine before the platform is
-// built (docs/network.md): the bandwidth factor named explicitly, since bounds are written in it, and
-// no latency factor, since a flow's rate is 0 until its latency has passed and collectives are a
-// fluid here.
-void configure_flow_model();
 
 } // namespace acmesim

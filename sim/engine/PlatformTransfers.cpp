@@ -1,5 +1,6 @@
 #include "sim/engine/PlatformTransfers.hpp"
 
+#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/RetiredComms.hpp"
 
 #include <simgrid/s4u/Activity.hpp>
@@ -132,6 +133,8 @@ void PlatformTransfers::cancel(TransferId id)
   }
   impl_->sharing_changed();
 }
+
+double PlatformTransfers::lone_flow_share() const { return acmesim::lone_flow_share(); }
 
 void PlatformTransfers::set_component_up(Component component, std::uint32_t target, bool up)
 {

@@ -3,6 +3,7 @@
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
+#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformRings.hpp"
 #include "sim/engine/PlatformTransfers.hpp"

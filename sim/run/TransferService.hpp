@@ -23,6 +23,9 @@ public:
   virtual void cancel(TransferId id) = 0;
   // A failed component goes off (up == false) or comes back on the platform.
   virtual void set_component_up(Component component, std::uint32_t target, bool up) = 0;
+  // The share of its narrowest link's bandwidth a flow alone gets under the engine's network
+  // model: what a transfer really takes over its nominal time is the inverse of this.
+  virtual double lone_flow_share() const = 0;
 };
 
 } // namespace acmesim

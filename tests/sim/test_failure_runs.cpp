@@ -284,3 +284,24 @@ TEST_CASE("young's interval comes from the checkpoint write time and the job's f
   CHECK(r.run->statistics().applied_failures().size() == 0);
   check_ledger_total(r);
 }
+
+TEST_CASE("young's interval uses the write time the network model gives, not the nominal one")
+{
+  // As above, but 15,200 s of work. The write a job alone really sees is w = 70 GB over the
+  // NIC's lone-flow share, so Young gives I = sqrt(2 w M) = 7,786 s and the job checkpoints once
+  // (at 7,786 s; a second would be due at 15,572 s). With the nominal write (70 GB / 25 GB/s =
+  // 2.8 s) the interval would be 7,483 s and a second checkpoint would fall at 14,967 s.
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                          "auto", {failure(1e7, Component::Node, 0, FailureCategory::NodeFailure, 10)});
+  s.checkpoint.interval_policy = IntervalPolicy::Young;
+  const Workload w = hand_built_workload({make_job(0, 0, 16, 15200, JobType::Pretrain)});
+  const RunResult r = run_simulation(s, w);
+  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+  const double nominal_interval = std::sqrt(2 * (70e9 / NIC_BPS) * 1e7);
+  const double interval = std::sqrt(2 * write * 1e7);
+  REQUIRE(2 * nominal_interval < 15200);
+  REQUIRE(2 * interval > 15200);
+  CHECK(stats_of(r, 0).checkpoints == 1);
+  CHECK(r.makespan_s == Approx(15200 + write));
+  check_ledger_total(r);
+}

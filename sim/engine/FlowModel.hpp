@@ -1,0 +1,23 @@
+#pragma once
+// SimGrid's network model as the engine uses it: the settings of the flows model and what a flow
+// alone gets of a link, which rings, storage transfers and the checkpoint planner all rely on.
+
+namespace acmesim {
+
+// LV08's bandwidth factor (SimGrid's default for its default model), set explicitly under the flows
+// model: a flow's rate is its share of the links times this factor, so a bound in bytes per second
+// is divided by it, and a link's usage (in shares) multiplied by it is bytes per second.
+inline constexpr double FLOW_BANDWIDTH_FACTOR = 0.97;
+
+// SimGrid's network model settings under the flows model, set on the engine before the platform is
+// built (docs/network.md): the bandwidth factor named explicitly, since bounds are written in it, and
+// no latency factor, since a flow's rate is 0 until its latency has passed and collectives are a
+// fluid here.
+void configure_flow_model();
+
+// The share of its narrowest link's nominal bandwidth that a flow alone gets: the bandwidth factor
+// over the reverse (cross-traffic) load it adds. The same with the flows model and without it,
+// whose LV08 default factor is this one too. Storage flows and rings both get it.
+double lone_flow_share();
+
+} // namespace acmesim
