@@ -61,11 +61,22 @@ struct Job {
   bool eval_trial() const { return eval_chunk >= 0; }
 };
 
+// Jobs of an SWF log dropped on request (workload.on_unknown: drop) because a field the replay
+// needs is -1 (unknown). A job unknown in several fields counts once in `jobs` and once in each
+// of its fields.
+struct UnknownDrops {
+  std::size_t jobs = 0;
+  std::size_t submit_time = 0; // field 2
+  std::size_t run_time = 0;    // field 4
+  std::size_t size = 0;        // fields 5 and 8 (allocated and requested processors) both
+};
+
 // A job stream sorted by (submit_s, source order), ids renumbered 0..n-1 in that order.
 struct Workload {
   std::vector<Job> jobs;
   std::string source;          // trace path or "synthetic"
   std::size_t skipped_rows = 0; // bad rows skipped on request (on_bad_row: skip)
+  UnknownDrops dropped_unknown; // SWF jobs of unknown fields dropped on request (on_unknown: drop)
   std::vector<EvalChunk> eval_chunks; // the work of evaluation trials (Job::eval_chunk)
   std::vector<double> eval_campaigns_s; // submission time of each evaluation campaign
 };

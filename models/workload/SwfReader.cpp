@@ -59,11 +59,16 @@ std::optional<double> parse_number(std::string_view s)
   return value;
 }
 
+bool is_unknown(std::string_view field) { return parse_number(field) == -1.0; }
+
 class RowParser {
 public:
-  RowParser(BadRowLog& log, const std::string& source) : log_(log), source_(source) {}
+  RowParser(BadRowLog& log, const std::string& source, UnknownPolicy on_unknown, UnknownDrops& drops)
+      : log_(log), source_(source), on_unknown_(on_unknown), drops_(drops)
+  {
+  }
 
-  enum class Outcome { Job, Bad, PartialRecord };
+  enum class Outcome { Job, Bad, PartialRecord, DroppedUnknown };
 
   Outcome parse(std::string_view line, std::size_t line_no, Job& job)
   {
@@ -83,6 +88,8 @@ public:
     const auto status = parse_number(fields_[Status]);
     if (status && (*status == 2 || *status == 3 || *status == 4))
       return Outcome::PartialRecord;
+    if (on_unknown_ == UnknownPolicy::Drop && drop_if_unknown())
+      return Outcome::DroppedUnknown;
     if (!status)
       bad(Status, STATUS_EXPECTED);
     else if (*status == 1 || *status == -1)
@@ -107,6 +114,22 @@ public:
   }
 
 private:
+  // A job the replay cannot do without a field of which is -1: counted, and its other fields
+  // are not checked.
+  bool drop_if_unknown()
+  {
+    const bool submit = is_unknown(fields_[SubmitTime]);
+    const bool run = is_unknown(fields_[RunTime]);
+    const bool size = is_unknown(fields_[AllocatedProcs]) && is_unknown(fields_[RequestedProcs]);
+    if (!submit && !run && !size)
+      return false;
+    ++drops_.jobs;
+    drops_.submit_time += submit ? 1 : 0;
+    drops_.run_time += run ? 1 : 0;
+    drops_.size += size ? 1 : 0;
+    return true;
+  }
+
   void bad(std::string_view key, std::string_view value, std::string_view message)
   {
     log_.add(source_ + ":" + std::to_string(line_no_), key, value, message);
@@ -155,6 +178,8 @@ private:
 
   BadRowLog& log_;
   const std::string& source_;
+  UnknownPolicy on_unknown_;
+  UnknownDrops& drops_;
   std::array<std::string_view, FIELD_COUNT> fields_{};
   std::size_t line_no_ = 0;
 };
@@ -165,9 +190,9 @@ bool is_comment(std::string_view line)
   return first != std::string_view::npos && line[first] == ';';
 }
 
-void read_swf_jobs(const trace_io::TraceInput& input, Workload& workload, BadRowLog& log)
+void read_swf_jobs(const trace_io::TraceInput& input, Workload& workload, BadRowLog& log, UnknownPolicy on_unknown)
 {
-  RowParser parser(log, input.source);
+  RowParser parser(log, input.source, on_unknown, workload.dropped_unknown);
   std::string line;
   std::size_t line_no = 0;
   bool any_line = false;
@@ -190,14 +215,36 @@ void read_swf_jobs(const trace_io::TraceInput& input, Workload& workload, BadRow
 
 } // namespace
 
+namespace {
+
+trace_io::JobsReader swf_reader(UnknownPolicy on_unknown)
+{
+  return [on_unknown](const trace_io::TraceInput& input, Workload& workload, BadRowLog& log) {
+    read_swf_jobs(input, workload, log, on_unknown);
+  };
+}
+
+} // namespace
+
+Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
+                        UnknownPolicy on_unknown)
+{
+  return trace_io::read_workload(in, source_name, on_bad_row, swf_reader(on_unknown));
+}
+
+Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row, UnknownPolicy on_unknown)
+{
+  return trace_io::read_workload_file(path, on_bad_row, swf_reader(on_unknown));
+}
+
 Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
 {
-  return trace_io::read_workload(in, source_name, on_bad_row, read_swf_jobs);
+  return read_swf_trace(in, source_name, on_bad_row, UnknownPolicy::Error);
 }
 
 Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row)
 {
-  return trace_io::read_workload_file(path, on_bad_row, read_swf_jobs);
+  return read_swf_trace_file(path, on_bad_row, UnknownPolicy::Error);
 }
 
 } // namespace acmesim

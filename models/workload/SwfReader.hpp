@@ -26,10 +26,17 @@ namespace acmesim {
 //  12 user id -> user ("" when -1). The other fields and the header comments are not used.
 // Bad rows are reported as the Acme reader does ("<source_name>:<line>", the field as
 // "field N (name)", the value; the first 50 problems and a count of the rest), or skipped and
-// counted with BadRowPolicy::Skip. An input without any line is an error; one with only comments
-// gives an empty workload. The result is normalised (sorted, time 0 = first submission).
-Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row);
+// counted with BadRowPolicy::Skip. With UnknownPolicy::Drop a job whose submit time, run time or
+// size (fields 5 and 8 both) is -1 is dropped and counted in Workload::dropped_unknown instead of
+// being a bad row; its other fields are not checked. An input without any line is an error; one
+// with only comments gives an empty workload. The result is normalised (sorted, time 0 = first
+// submission).
+Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
+                        UnknownPolicy on_unknown);
 // As above with source_name = path; a file that cannot be opened is an InputError too.
+Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row, UnknownPolicy on_unknown);
+// The same with UnknownPolicy::Error, in the shape every trace reader has.
+Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row);
 Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row);
 
 } // namespace acmesim

@@ -41,13 +41,13 @@ std::optional<TraceFormat> format_from_path(std::string_view path)
   return std::nullopt;
 }
 
-Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row)
+Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row, UnknownPolicy on_unknown)
 {
   switch (format) {
   case TraceFormat::Acme:
     return read_acme_trace_file(path, on_bad_row);
   case TraceFormat::Swf:
-    return read_swf_trace_file(path, on_bad_row);
+    return read_swf_trace_file(path, on_bad_row, on_unknown);
   case TraceFormat::Philly:
     return read_philly_trace_file(path, on_bad_row);
   case TraceFormat::Helios:

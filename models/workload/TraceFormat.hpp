@@ -24,8 +24,11 @@ namespace acmesim {
 std::optional<TraceFormat> format_from_path(std::string_view path);
 
 // Reads a trace file of the given format; InputError for unreadable files and bad rows
-// (unless on_bad_row is Skip). The result is normalised (sorted, time 0 = first submission).
-Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row);
+// (unless on_bad_row is Skip). `on_unknown` is the SWF reader's (SwfReader.hpp); other formats
+// have no unknown marker and ignore it. The result is normalised (sorted, time 0 = first
+// submission).
+Workload read_trace_file(const std::string& path, TraceFormat format, BadRowPolicy on_bad_row,
+                         UnknownPolicy on_unknown = UnknownPolicy::Error);
 
 // --- Building blocks shared by the SWF, Philly and Helios readers -----------------------------
 // They keep the conventions of the Acme reader (error cap, line handling, file buffering) in one

@@ -217,6 +217,7 @@ TraceStatistics compute_trace_statistics(const Workload& workload)
   stats.source = workload.source;
   stats.jobs = workload.jobs.size();
   stats.skipped_rows = workload.skipped_rows;
+  stats.dropped_unknown = workload.dropped_unknown.jobs;
   std::array<GroupBuilder, JOB_TYPE_COUNT> types;
   GroupBuilder all;
   bool first = true;

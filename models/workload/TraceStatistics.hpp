@@ -94,6 +94,7 @@ struct TraceStatistics {
   std::size_t gpu_jobs = 0;
   std::size_t cpu_jobs = 0;     // gpus == 0: in no distribution below
   std::size_t skipped_rows = 0; // bad rows the reader skipped on request
+  std::size_t dropped_unknown = 0; // SWF jobs of unknown fields the reader dropped on request
   double span_s = 0;            // first to last submission
   std::array<GroupStatistics, JOB_TYPE_COUNT> by_type; // index = JobType; GPU jobs only
   GroupStatistics all_gpu_jobs;

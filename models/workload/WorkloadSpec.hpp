@@ -15,6 +15,12 @@ namespace acmesim {
 enum class BadRowPolicy : std::uint8_t { Error, Skip };
 constexpr auto enum_names(BadRowPolicy) { return names_in_order<BadRowPolicy>("error", "skip"); }
 
+// What the SWF reader does with a job whose submit time, run time or size is -1, unknown
+// (workload.on_unknown): a bad row, or a job dropped and counted (Workload::dropped_unknown), as
+// users of the Parallel Workloads Archive filter such jobs by convention.
+enum class UnknownPolicy : std::uint8_t { Error, Drop };
+constexpr auto enum_names(UnknownPolicy) { return names_in_order<UnknownPolicy>("error", "drop"); }
+
 
 struct SyntheticTypeSpec {
   JobType type = JobType::Other;
@@ -51,6 +57,7 @@ struct TraceSpec {
   std::string as_written; // as written in the scenario (reported, so results do not depend on the cwd)
   TraceFormat format = TraceFormat::Acme; // named, or told by the file name
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
+  UnknownPolicy on_unknown = UnknownPolicy::Error; // SWF only
 };
 
 // The generator calibrated to Acme's published distributions (AcmeGenerator.hpp).

@@ -242,6 +242,10 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
     log_debug(fmt::format("scheduler parameter {} = {}", name, value));
   if (workload.skipped_rows > 0)
     log_warn(fmt::format("{} bad trace rows skipped (workload.on_bad_row=skip)", workload.skipped_rows));
+  if (const UnknownDrops& d = workload.dropped_unknown; d.jobs > 0)
+    log_info(fmt::format("{} SWF jobs of unknown fields dropped (workload.on_unknown=drop): submit time {}, run time {}, "
+                         "size {}",
+                         d.jobs, d.submit_time, d.run_time, d.size));
   RunOptions options;
   options.engine_logs = verbosity == Verbosity::Verbose;
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))

@@ -30,7 +30,7 @@ namespace acmesim {
 namespace {
 
 constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against CLUSTER] [--cluster NAME] "
-                              "[--json] [--on-bad-row error|skip]";
+                              "[--json] [--on-bad-row error|skip] [--on-unknown error|drop]";
 
 struct StatsOptions {
   std::string trace;
@@ -39,6 +39,7 @@ struct StatsOptions {
   std::optional<std::string> cluster; // only the jobs whose home is this (a run's jobs.csv: its pod)
   bool json = false;
   BadRowPolicy on_bad_row = BadRowPolicy::Error;
+  UnknownPolicy on_unknown = UnknownPolicy::Error;
 };
 
 // nullopt when --help was asked for and printed.
@@ -53,7 +54,9 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
       "cluster", po::value<std::string>(),
       "only the jobs of this cluster: in a run's jobs.csv, those that ran on the pod of this name")(
       "json", "one JSON document on stdout instead of the text report")(
-      "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip");
+      "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip")(
+      "on-unknown", po::value<std::string>()->default_value("error"),
+      "SWF: a job of unknown (-1) submit time, run time or size is a bad row (error) or left out and counted (drop)");
   po::positional_options_description positional;
   positional.add("trace", 1);
   const po::variables_map vm = parse_options(args, options, positional);
@@ -83,6 +86,14 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   if (policy != "error" && policy != "skip")
     throw UsageError("unknown --on-bad-row '" + policy + "'; expected error or skip");
   o.on_bad_row = policy == "skip" ? BadRowPolicy::Skip : BadRowPolicy::Error;
+  const std::string unknown = vm["on-unknown"].as<std::string>();
+  const auto on_unknown = parse_enum<UnknownPolicy>(unknown);
+  if (!on_unknown)
+    throw UsageError("unknown --on-unknown '" + unknown + "'; expected " + enum_name_list<UnknownPolicy>());
+  if (*on_unknown == UnknownPolicy::Drop && o.format != TraceFormat::Swf)
+    throw UsageError("--on-unknown drop applies to SWF traces only; this trace is read as " +
+                     std::string(to_string(o.format)));
+  o.on_unknown = *on_unknown;
   return o;
 }
 
@@ -118,7 +129,7 @@ int cmd_workload_stats(const std::vector<std::string>& args)
                        "'; published clusters: " + join_names(std::views::keys(acme->clusters)));
     }
   }
-  Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row);
+  Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row, options->on_unknown);
   if (options->cluster)
     keep_cluster(workload, *options->cluster, options->trace);
   const TraceStatistics stats = compute_trace_statistics(workload);

@@ -15,6 +15,7 @@
 #include "sim/config/PolicySection.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
+#include "sim/config/SwfHeaderCluster.hpp"
 #include "sim/config/WorkloadSection.hpp"
 
 #include <algorithm>
@@ -27,6 +28,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A scenario without `cluster:` that replays an SWF log runs on the machine of the log's header;
+// any other needs the section.
+void read_cluster_from_trace(ConfigChecker& checker, MapReader& top, Scenario& scenario)
+{
+  const std::optional<TraceSpec>& trace = scenario.workload.trace;
+  const ConfigNode* workload = top.get("workload");
+  const ConfigNode* trace_node = workload ? workload->find("trace") : nullptr;
+  std::error_code ec;
+  // Only a regular file: a missing one is reported already, and a pipe must not lose its header.
+  if (!trace || trace->format != TraceFormat::Swf || !trace_node || !fs::is_regular_file(trace->path, ec)) {
+    top.require("cluster");
+    return;
+  }
+  if (const auto cluster = cluster_from_swf_header(*trace, *trace_node, checker))
+    scenario.cluster = read_cluster(checker, *cluster, true);
+}
+
 // Every section in the order it is read: each may check what it depends on in those before it.
 void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& presets, const std::string& base_dir,
                    Scenario& scenario)
@@ -34,7 +52,8 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   const KeyTable<Scenario>& keys = scenario_keys();
   keys.at("name").read(top, scenario);
   keys.at("seed").read(top, scenario);
-  if (top.require("cluster")) {
+  const bool cluster_given = top.get("cluster") != nullptr;
+  if (cluster_given) {
     ClusterResolver resolver(presets, checker);
     const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
     scenario.cluster = read_cluster(checker, cluster, !resolver.failed());
@@ -46,6 +65,8 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
   }
+  if (!cluster_given)
+    read_cluster_from_trace(checker, top, scenario);
   scenario.scheduler = read_scheduler(checker, top.get("scheduler"), base_dir);
   if (const ConfigNode* failures = top.get("failures"))
     scenario.failures = read_failures(checker, *failures, base_dir);

@@ -30,6 +30,9 @@ const KeyTable<TraceSpec>& trace_keys()
           .default_is("told by the file name (.swf, Philly's cluster_job_log, ...)"),
       value_key("on_bad_row", &TraceSpec::on_bad_row,
                 "a row that cannot be read: error stops, skip counts it in summary.json"),
+      value_key("on_unknown", &TraceSpec::on_unknown,
+                "SWF only: a job whose submit time, run time or size is -1 (unknown): error makes it a bad row, "
+                "drop leaves it out and counts it in summary.json (jobs.dropped_unknown)"),
   });
   return keys;
 }
@@ -63,6 +66,9 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
                             enum_name_list<TraceFormat>());
   }
   trace_keys().read(m, spec);
+  if (spec.on_unknown == UnknownPolicy::Drop && spec.format != TraceFormat::Swf)
+    m.checker().error(*m.get("on_unknown"), "workload.on_unknown",
+                      "only SWF traces mark unknown fields (-1); this trace is " + std::string(to_string(spec.format)));
   return spec;
 }
 

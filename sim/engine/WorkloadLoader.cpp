@@ -16,7 +16,7 @@ Workload load_jobs(const Scenario& scenario)
 {
   const auto& spec = scenario.workload;
   if (spec.trace)
-    return read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row);
+    return read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row, spec.trace->on_unknown);
   if (spec.acme_preset)
     return generate_acme_preset(embedded_published_acme(), spec.acme_preset->preset, spec.acme_preset->generator,
                                 scenario.seed);

@@ -3,7 +3,7 @@
 
 namespace acmesim {
 
-JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows)
+JobCounts summarise_jobs(const Run& run, const Workload& workload)
 {
   const JobTable& jobs = run.jobs();
   JobCounts counts;
@@ -21,7 +21,8 @@ JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows)
   counts.total = jobs.count();
   counts.cpu_only = run.cpu_only_jobs();
   counts.rejected = jobs.rejected_count();
-  counts.skipped_rows = skipped_rows;
+  counts.skipped_rows = workload.skipped_rows;
+  counts.dropped_unknown = workload.dropped_unknown;
   return counts;
 }
 

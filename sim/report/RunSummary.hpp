@@ -41,16 +41,24 @@ constexpr auto json_fields(const ByJobType<Stats>*)
 }
 using TimesByType = ByJobType<TimeStats>;
 
+constexpr auto json_fields(const UnknownDrops*)
+{
+  using T = UnknownDrops;
+  return fields<T>("jobs submit_time run_time size", &T::jobs, &T::submit_time, &T::run_time, &T::size);
+}
+
 struct JobCounts {
   std::size_t total = 0, gpu = 0, cpu_only = 0, rejected = 0, skipped_rows = 0;
+  UnknownDrops dropped_unknown;                 // SWF jobs left out by workload.on_unknown: drop
   ByName<JobState, std::size_t> by_final_state; // every state
   ByName<JobType, std::size_t> by_type;         // every type
 };
 constexpr auto json_fields(const JobCounts*)
 {
   using T = JobCounts;
-  return fields<T>("total gpu cpu_only rejected skipped_rows by_final_state by_type", &T::total, &T::gpu,
-                   &T::cpu_only, &T::rejected, &T::skipped_rows, &T::by_final_state, &T::by_type);
+  return fields<T>("total gpu cpu_only rejected skipped_rows dropped_unknown by_final_state by_type", &T::total,
+                   &T::gpu, &T::cpu_only, &T::rejected, &T::skipped_rows, &T::dropped_unknown, &T::by_final_state,
+                   &T::by_type);
 }
 
 // GPU-hours by ledger state, with their total; summary.json writes them flat, the total last

@@ -17,7 +17,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.scenario_name = scenario.name;
   summary.seed = scenario.seed;
   summary.makespan_s = result.makespan_s;
-  summary.jobs = summarise_jobs(run, workload.skipped_rows);
+  summary.jobs = summarise_jobs(run, workload);
   summary.wait_s = summarise_times(run, true);
   summary.jct_s = summarise_times(run, false);
   const bool network = scenario.network.on();

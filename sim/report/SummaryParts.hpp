@@ -22,7 +22,7 @@ struct JobTimeSplit {
 JobTimeSplit time_split(const Job& job, const JobRecord& record, const JobFaultStats* stats,
                         const TrialTimes* trial = nullptr);
 
-JobCounts summarise_jobs(const Run& run, std::size_t skipped_rows);
+JobCounts summarise_jobs(const Run& run, const Workload& workload);
 // `value(job, record)` of each GPU job that ran, overall and per job type: the jobs summary.json's
 // wait_s, jct_s and network slowdown describe.
 template <typename Stats, typename Value>

@@ -123,7 +123,7 @@ ordered_json trace_stats_json(const TraceStatsSource& o, const TraceStatistics& 
 {
   ordered_json j{{"source", o.trace},       {"format", to_string(o.format)}, {"jobs", s.jobs},
                  {"gpu_jobs", s.gpu_jobs},  {"cpu_jobs", s.cpu_jobs},        {"skipped_rows", s.skipped_rows},
-                 {"span_days", s.span_s / 86400.0}};
+                 {"dropped_unknown", s.dropped_unknown}, {"span_days", s.span_s / 86400.0}};
   j["types"] = ordered_json::object();
   for (const Group& g : groups(s)) // the types, then "all"
     (g.name == "all" ? j["all_gpu_jobs"] : j["types"][g.name]) = group_json(g);

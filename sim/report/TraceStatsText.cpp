@@ -281,6 +281,8 @@ void print_trace_stats_text(std::ostream& out, const TraceStatsSource& o, const 
     out << "the trace has no GPU jobs: every statistic below is undefined (-)\n";
   if (s.skipped_rows)
     out << fmt::format("{} bad rows skipped\n", s.skipped_rows);
+  if (s.dropped_unknown)
+    out << fmt::format("{} jobs of unknown submit time, run time or size dropped\n", s.dropped_unknown);
   if (r)
     out << fmt::format("compared with Acme {} ({})\n", r->cluster, ACME_CITATION);
   print_types(out, s, r);

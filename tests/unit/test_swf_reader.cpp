@@ -1,5 +1,6 @@
 // The SWF reader: the Parallel Workloads Archive's fixture, bad rows and their diagnostics, the
 // skip policy, the cap on listed problems and empty inputs.
+#include "models/workload/SwfHeader.hpp"
 #include "models/workload/SwfReader.hpp"
 #include "tests/unit/TraceFormatTesting.hpp"
 
@@ -107,6 +108,68 @@ TEST_CASE("SWF skip policy drops and counts bad rows", "[swf][errors]")
   CHECK(w.jobs[1].submit_s == 50.0);
   CHECK(w.jobs[1].final_state == JobState::Failed);
   CHECK(w.jobs[1].gpus == 2);
+}
+
+TEST_CASE("SWF on_unknown drop leaves out and counts jobs of unknown submit time, run time or size", "[swf]")
+{
+  const std::string text = swf_line("1", "100", "10", "4", "4", "1") +  // kept
+                           swf_line("2", "-1", "10", "4", "4", "1") +   // unknown submit time
+                           swf_line("3", "110", "-1", "4", "4", "5") +  // unknown run time
+                           swf_line("4", "120", "10", "-1", "-1", "1") + // unknown size (both fields)
+                           swf_line("5", "-1", "-1", "-1", "-1", "1") + // unknown in all three: one job
+                           swf_line("6", "130", "10", "-1", "8", "1") + // requested size known: kept
+                           swf_line("7", "140", "-1", "4", "4", "9") +  // dropped before its bad status is read
+                           swf_line("8", "150", "-2", "4", "4", "1");   // not unknown but wrong: a bad row
+  std::istringstream in(text);
+  const Workload w = read_swf_trace(in, "t", BadRowPolicy::Skip, UnknownPolicy::Drop);
+  REQUIRE(w.jobs.size() == 2);
+  CHECK(w.jobs[0].name == "1");
+  CHECK(w.jobs[1].name == "6");
+  CHECK(w.jobs[1].gpus == 8);
+  CHECK(w.dropped_unknown.jobs == 5);
+  CHECK(w.dropped_unknown.submit_time == 2);
+  CHECK(w.dropped_unknown.run_time == 3);
+  CHECK(w.dropped_unknown.size == 2);
+  CHECK(w.skipped_rows == 1);
+
+  // Without the filter the same unknown fields are bad rows, and nothing is counted as dropped.
+  std::istringstream again(text);
+  const Workload strict = read_swf_trace(again, "t", BadRowPolicy::Skip, UnknownPolicy::Error);
+  CHECK(strict.jobs.size() == 2);
+  CHECK(strict.skipped_rows == 6);
+  CHECK(strict.dropped_unknown.jobs == 0);
+}
+
+TEST_CASE("SWF header: the machine's Computer, MaxNodes and MaxProcs, up to the first job line", "[swf]")
+{
+  std::istringstream in("; Version: 2.2\n;   computer :  IBM SP2 (SDSC)\n; MAXNODES: 128 (batch partition)\n"
+                        ";MaxProcs:1024\n\n" +
+                        swf_line("1", "0", "10", "4", "4", "1") + "; MaxNodes: 7\n");
+  const SwfMachine m = read_swf_machine(in, "t");
+  CHECK(m.computer == "IBM SP2 (SDSC)");
+  REQUIRE(m.max_nodes);
+  CHECK(m.max_nodes->value == 128);
+  CHECK(m.max_nodes->line == 3);
+  REQUIRE(m.max_procs);
+  CHECK(m.max_procs->value == 1024);
+  CHECK(m.max_procs->line == 4);
+
+  std::istringstream none("; Version: 2.2\n" + swf_line("1", "0", "10", "4", "4", "1"));
+  const SwfMachine unknown = read_swf_machine(none, "t");
+  CHECK(unknown.computer.empty());
+  CHECK_FALSE(unknown.max_nodes);
+  CHECK_FALSE(unknown.max_procs);
+
+  for (const char* value : {"-1", "0", "12.5", "many", ""}) {
+    std::istringstream bad(std::string("; Computer: x\n; MaxProcs: ") + value + "\n");
+    try {
+      read_swf_machine(bad, "t");
+      FAIL("expected an InputError for MaxProcs " << value);
+    } catch (const InputError& e) {
+      REQUIRE(e.diagnostics().size() == 1);
+      check_diagnostic(e.diagnostics()[0], "t:2", "MaxProcs", value, "positive whole number");
+    }
+  }
 }
 
 TEST_CASE("SWF: the list of problems is capped and the rest are counted", "[swf][errors]")

@@ -1,0 +1,113 @@
+// A Parallel Workloads Archive log replayed as a user would: the cluster taken from its header
+// when the scenario gives none, and jobs of unknown (-1) fields dropped and counted on request.
+#include "tests/support/CliRun.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace swf_cli {
+
+namespace fs = std::filesystem;
+
+using acmesim::testing::CliOutcome;
+using acmesim::testing::run_acmesim;
+using acmesim::testing::scratch;
+using acmesim::testing::slurp;
+using acmesim::testing::write_scratch_file;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// One SWF job line: job number, submit, run time, allocated and requested processors, status.
+std::string job(int number, const std::string& submit, const std::string& run, const std::string& allocated,
+                const std::string& requested = "-1")
+{
+  return std::to_string(number) + " " + submit + " 0 " + run + " " + allocated + " -1 -1 " + requested +
+         " -1 -1 1 1 1 -1 1 1 -1 -1\n";
+}
+
+// A cleaned log of 16 nodes of 4 processors: 3 whole jobs and 3 with an unknown field.
+const std::string LOG = "; Version: 2.2\n"
+                        "; Computer: Test SP2\n"
+                        "; MaxNodes: 16\n"
+                        "; MaxProcs: 64\n" +
+                        job(1, "0", "100", "8") + job(2, "10", "-1", "4") + job(3, "-1", "50", "4") +
+                        job(4, "20", "30", "-1") + job(5, "30", "200", "-1", "64") + job(6, "40", "60", "4");
+
+fs::path scenario(const std::string& name, const std::string& trace, const std::string& extra = "")
+{
+  return write_scratch_file(name + ".yaml", "name: " + name + "\nworkload:\n  trace: " + trace + "\n" + extra);
+}
+
+nlohmann::json summary_of(const std::string& name)
+{
+  return nlohmann::json::parse(slurp(scratch() / name / "summary.json"));
+}
+
+TEST_CASE("an SWF replay without a cluster runs on the header's machine and drops unknown jobs on request")
+{
+  write_scratch_file("clean.swf", LOG);
+  const fs::path s = scenario("pwa", "clean.swf", "  on_unknown: drop\n");
+  const CliOutcome r = run_acmesim("run " + s.string() + " --out " + (scratch() / "pwa").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.err, "3 SWF jobs of unknown fields dropped (workload.on_unknown=drop): submit time 1, run time 1, "
+                   "size 1"));
+  const nlohmann::json summary = summary_of("pwa");
+  const nlohmann::json& pod = summary["scenario"]["cluster"]["pods"][0];
+  CHECK(pod["name"] == "Test SP2");
+  CHECK(pod["nodes"] == 16);
+  CHECK(pod["gpus_per_node"] == 4);
+  CHECK(summary["jobs"]["total"] == 3);
+  CHECK(summary["jobs"]["dropped_unknown"] ==
+        nlohmann::json::parse(R"({"jobs": 3, "submit_time": 1, "run_time": 1, "size": 1})"));
+
+  // Without the filter a job of unknown run time is a bad row, named with its line.
+  const CliOutcome strict = run_acmesim("validate " + scenario("strict", "clean.swf").string());
+  CHECK(strict.exit_code == 2);
+  CHECK(has(strict.err, "clean.swf:6"));
+  CHECK(has(strict.err, "unknown (-1)"));
+
+  const CliOutcome stats = run_acmesim("workload stats --json --on-unknown drop " + (scratch() / "clean.swf").string());
+  REQUIRE(stats.exit_code == 0);
+  CHECK(nlohmann::json::parse(stats.out)["dropped_unknown"] == 3);
+}
+
+TEST_CASE("an SWF header that cannot give the cluster, and on_unknown on another format, are exit 2")
+{
+  write_scratch_file("uneven.swf", "; MaxNodes: 16\n; MaxProcs: 66\n" + job(1, "0", "10", "4"));
+  const CliOutcome uneven = run_acmesim("validate " + scenario("uneven", "uneven.swf").string());
+  CHECK(uneven.exit_code == 2);
+  CHECK(has(uneven.err, "uneven.swf:2"));
+  CHECK(has(uneven.err, "not a multiple of MaxNodes (16)"));
+
+  write_scratch_file("bare.swf", "; MaxNodes: 16\n" + job(1, "0", "10", "4"));
+  const CliOutcome bare = run_acmesim("validate " + scenario("bare", "bare.swf").string());
+  CHECK(bare.exit_code == 2);
+  CHECK(has(bare.err, "gives no MaxProcs"));
+
+  write_scratch_file("badcount.swf", "; MaxProcs: lots\n" + job(1, "0", "10", "4"));
+  const CliOutcome badcount = run_acmesim("validate " + scenario("badcount", "badcount.swf").string());
+  CHECK(badcount.exit_code == 2);
+  CHECK(has(badcount.err, "badcount.swf:1"));
+  CHECK(has(badcount.err, "positive whole number"));
+
+  // A given cluster wins over the header, which is then not read.
+  const CliOutcome given = run_acmesim(
+      "validate " + scenario("given", "badcount.swf", "cluster: {nodes: 2, gpus_per_node: 4}\n").string());
+  CHECK(given.exit_code == 0);
+
+  // Other formats have no unknown marker, and still need a cluster.
+  const fs::path acme = fs::path(ACMESIM_SOURCE_DIR) / "tests/data/traces/seren_small.csv";
+  const CliOutcome other = run_acmesim(
+      "validate " + scenario("other", acme.string(), "  on_unknown: drop\ncluster: {preset: seren}\n").string());
+  CHECK(other.exit_code == 2);
+  CHECK(has(other.err, "only SWF traces mark unknown fields"));
+  const CliOutcome no_cluster = run_acmesim("validate " + scenario("nocluster", acme.string()).string());
+  CHECK(no_cluster.exit_code == 2);
+  CHECK(has(no_cluster.err, "cluster"));
+  CHECK(run_acmesim("workload stats --on-unknown drop " + acme.string()).exit_code == 2);
+}
+
+} // namespace swf_cli
