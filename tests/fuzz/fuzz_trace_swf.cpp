@@ -1,4 +1,6 @@
-// A Standard Workload Format log, with bad rows an error and then skipped.
+// A Standard Workload Format log: its header's machine, then its jobs with bad rows an error and
+// then skipped, and jobs of unknown fields bad rows and then dropped.
+#include "models/workload/SwfHeader.hpp"
 #include "models/workload/SwfReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
@@ -7,10 +9,15 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
   const std::string text = acmesim::fuzz::text_of(data, size);
+  acmesim::fuzz::accept_input_errors([&] {
+    std::istringstream in(text);
+    acmesim::read_swf_machine(in, "fuzz.swf");
+  });
   for (const auto policy : {acmesim::BadRowPolicy::Error, acmesim::BadRowPolicy::Skip})
-    acmesim::fuzz::accept_input_errors([&] {
-      std::istringstream in(text);
-      acmesim::read_swf_trace(in, "fuzz.swf", policy);
-    });
+    for (const auto unknown : {acmesim::UnknownPolicy::Error, acmesim::UnknownPolicy::Drop})
+      acmesim::fuzz::accept_input_errors([&] {
+        std::istringstream in(text);
+        acmesim::read_swf_trace(in, "fuzz.swf", policy, unknown);
+      });
   return 0;
 }
