@@ -53,6 +53,11 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   keys.at("name").read(top, scenario);
   keys.at("seed").read(top, scenario);
   const bool cluster_given = top.get("cluster") != nullptr;
+  const ConfigNode* workload = top.get("workload");
+  // Only a trace's header may stand in for the section; without one it is missing here.
+  const bool trace_may_tell = workload && workload->find("trace");
+  if (!cluster_given && !trace_may_tell)
+    top.require("cluster");
   if (cluster_given) {
     ClusterResolver resolver(presets, checker);
     const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
@@ -65,7 +70,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
   }
-  if (!cluster_given)
+  if (!cluster_given && trace_may_tell)
     read_cluster_from_trace(checker, top, scenario);
   scenario.scheduler = read_scheduler(checker, top.get("scheduler"), base_dir);
   if (const ConfigNode* failures = top.get("failures"))
