@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 namespace acmesim {
 
@@ -20,6 +22,20 @@ std::string_view state_column(const Job& job, const JobRecord& record, const Job
   return to_string(job.final_state);
 }
 
+// Every node `id` held: those of its allocation, in its order, then, for a job that lost nodes
+// or was queued again, those it held before, all sorted and distinct.
+void nodes_held(const Run& run, JobId id, std::vector<NodeId>& held)
+{
+  held.clear();
+  for (const auto& part : run.allocation(id).parts)
+    held.push_back(part.node);
+  if (const std::vector<NodeId>* earlier = run.earlier_nodes(id)) {
+    held.insert(held.end(), earlier->begin(), earlier->end());
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+  }
+}
+
 } // namespace
 
 void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
@@ -32,6 +48,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
   // With the network model: each job's training wall time over its reference time (docs/network.md).
   out << (network_on ? ",slowdown\n" : "\n");
   fmt::memory_buffer row;
+  std::vector<NodeId> held;
   for (JobId id = 0; id < run.jobs().count(); ++id) {
     const Job& job = run.jobs().job(id);
     const JobRecord& r = run.jobs().record(id);
@@ -39,11 +56,12 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
     const JobFaultStats* stats = run.statistics().fault_stats(id); // null for most jobs
     row.clear();
     const bool ran = r.outcome == JobOutcome::Ended;
+    nodes_held(run, id, held);
     std::set<LeafId> leaves;
-    for (const auto& part : allocation.parts)
-      leaves.insert(topology.leaf_of(part.node));
+    for (const NodeId node : held)
+      leaves.insert(topology.leaf_of(node));
     fmt::format_to(std::back_inserter(row), "{},{},{},{},{},{},{:.3f},", csv_field(job.name), to_string(job.type),
-                   csv_field(job.user), job.gpus, allocation.node_count(), job.cpus, job.submit_s);
+                   csv_field(job.user), job.gpus, held.size(), job.cpus, job.submit_s);
     if (ran)
       fmt::format_to(std::back_inserter(row), "{:.3f},{:.3f},{:.3f},{:.3f},", r.start_s, r.end_s,
                      r.start_s - job.submit_s, r.end_s - job.submit_s);
@@ -54,10 +72,10 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
       fmt::format_to(std::back_inserter(row), "{}",
                      topology.spec().pods[static_cast<std::size_t>(topology.pod_of(allocation.parts.front().node))].name);
     fmt::format_to(std::back_inserter(row), ",{},", leaves.size());
-    for (std::size_t i = 0; i < allocation.parts.size(); ++i) {
+    for (std::size_t i = 0; i < held.size(); ++i) {
       if (i > 0)
         row.push_back(' ');
-      const auto& name = topology.node_name(allocation.parts[i].node);
+      const auto& name = topology.node_name(held[i]);
       row.append(name.data(), name.data() + name.size());
     }
     const JobFaultStats none;

@@ -70,10 +70,19 @@ void GpuHolders::lose_node(JobId holder, NodeId node)
     throw std::logic_error("job " + std::to_string(holder) + " holds nothing on node " + std::to_string(node));
   const Allocation lost{{*part}};
   parts.erase(part);
+  remember_earlier(holder, node);
   auto& holders = on_node_[node];
   holders.erase(std::find(holders.begin(), holders.end(), holder));
   cluster_.give_back(lost);
   events_.publish(GpusReturned{clock_.now(), holder, node, before, holding(holder, current)});
+}
+
+void GpuHolders::remember_earlier(JobId holder, NodeId node)
+{
+  std::vector<NodeId>& nodes = earlier_nodes_[holder];
+  const auto at = std::lower_bound(nodes.begin(), nodes.end(), node);
+  if (at == nodes.end() || *at != node)
+    nodes.insert(at, node);
 }
 
 void GpuHolders::forget_on_nodes(JobId holder)
@@ -91,8 +100,11 @@ void GpuHolders::release(JobId holder, JobPhase to, JobId shown)
   const Holding emptied{before.state, before.asked, 0};
   forget_on_nodes(holder);
   cluster_.give_back(allocation(holder));
-  if (to == JobPhase::Queued)
+  if (to == JobPhase::Queued) {
+    for (const auto& part : allocation(holder).parts)
+      remember_earlier(holder, part.node);
     allocation_of(holder).parts.clear();
+  }
   events_.publish(GpusReturned{clock_.now(), holder, std::nullopt, before, emptied});
   PhaseState& s = state(holder);
   const double since = s.since;

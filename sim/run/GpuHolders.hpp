@@ -12,6 +12,7 @@
 #include "sim/scheduler/ClusterState.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace acmesim {
@@ -26,6 +27,14 @@ public:
   const Allocation& allocation(JobId job) const
   {
     return job < allocations_.size() ? allocations_[job] : NO_ALLOCATION;
+  }
+  // Nodes `job` held before and does not hold now: lost under it, or given back when it was
+  // queued again. Sorted and distinct; nullptr for a job that never lost a node nor was queued
+  // again (most jobs), so that only those few pay for the record.
+  const std::vector<NodeId>* earlier_nodes(JobId job) const
+  {
+    const auto it = earlier_nodes_.find(job);
+    return it == earlier_nodes_.end() ? nullptr : &it->second;
   }
   // Started and not given back yet (running, or recovering in place from a failure).
   bool holds(JobId job) const;
@@ -72,6 +81,7 @@ private:
   Entry& grown(std::vector<Entry>& table, JobId job);
   Holding holding(JobId holder, JobPhase phase) const;
   void forget_on_nodes(JobId holder);
+  void remember_earlier(JobId holder, NodeId node);
 
   static inline const Allocation NO_ALLOCATION; // what a job that never held GPUs holds
 
@@ -84,6 +94,7 @@ private:
   std::vector<Allocation> allocations_;
   std::vector<std::vector<JobId>> on_node_;
   std::vector<PhaseState> phases_; // by job id
+  std::unordered_map<JobId, std::vector<NodeId>> earlier_nodes_;
   JobTimers timers_;
 };
 

@@ -80,6 +80,8 @@ public:
   const JobTable& jobs() const { return jobs_; }
   // The GPUs a job holds, or held last (evaluation trials: those of their group).
   const Allocation& allocation(JobId id) const { return holders_.allocation(id); }
+  // Nodes a job held in earlier attempts or lost under it (GpuHolders::earlier_nodes).
+  const std::vector<NodeId>* earlier_nodes(JobId id) const { return holders_.earlier_nodes(id); }
   const Ledger& ledger() const { return records_.ledger(); }
   const RunStatistics& statistics() const { return records_.statistics(); }
   // nullptr unless the setup asked for a timeline.

@@ -4,10 +4,14 @@
 #include "tests/support/RecordedFailures.hpp"
 #include "tests/support/SimRun.hpp"
 #include "tests/support/StorageCluster.hpp"
+#include "sim/report/Reports.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace acmesim;
 using namespace acmesim::testing;
@@ -212,6 +216,18 @@ TEST_CASE("auto+spares swaps a hot spare into the interrupted job, which restart
   CHECK(ledger.gpu_seconds(GpuState::Spare) == Approx(8 * 2680 + 8 * (j0.end_s - 3500)));
   CHECK(ledger.gpu_seconds(GpuState::Down) == Approx(8 * 1000));
   check_ledger_total(r);
+
+  // jobs.csv lists every node j0 held: the one it lost as well as the spare that replaced it.
+  REQUIRE(r.run->earlier_nodes(0));
+  CHECK(*r.run->earlier_nodes(0) == std::vector<NodeId>{1});
+  std::ostringstream csv;
+  write_jobs_csv(csv, r, false);
+  std::string header, row;
+  std::istringstream lines(csv.str());
+  std::getline(lines, header);
+  std::getline(lines, row);
+  CHECK_THAT(row, Catch::StartsWith("j0,Pretrain,") && Catch::Contains(",16,3,") &&
+                      Catch::Contains(",tiny-n0 tiny-n1 tiny-n2,1,"));
 }
 
 namespace {
