@@ -165,16 +165,18 @@ void apply_override(ConfigNode& root, const std::string& text, DiagnosticList& d
   const std::optional<Override> o = parse_override(text, diags);
   if (!o)
     return;
-  ConfigNode value;
+  std::optional<ConfigNode> value;
   try {
     value = parse_yaml_value(o->value_text, o->key, {o->where, SourceLabel::Style::Fixed}, diags);
   } catch (const YAML::ParserException& e) {
     diags.add(o->where, o->key, o->value_text, "the value is not valid YAML: " + e.msg);
     return;
   }
+  if (!value)
+    return;
   // Edit a copy, so that an override failing half-way (after creating maps) changes nothing.
   ConfigNode edited = root;
-  if (set_at_path(edited, *o, std::move(value), fallback, diags))
+  if (set_at_path(edited, *o, std::move(*value), fallback, diags))
     root = std::move(edited);
 }
 

@@ -195,16 +195,57 @@ std::optional<std::size_t> second_document_line(std::string_view text)
   return std::nullopt;
 }
 
+// yaml-cpp builds its whole tree before the conversion budget applies, at about 700 bytes a
+// node, so the text is first bounded by what starts nodes: flow brackets and commas, and the
+// block indicators "- " and ": " (and "? "), outside comments. Every node but the first needs one
+// of these, and each gives at most two nodes (a key and its value, a list and its first item),
+// so this many markers keep yaml-cpp's tree under about 150 MB. Campaign lists, the longest
+// legitimate inputs, hold at most 10,000 values.
+constexpr std::size_t MAX_NODE_MARKERS = 100'000;
+
+// The 0-based line at which the text passes MAX_NODE_MARKERS, if it does.
+std::optional<std::size_t> too_many_nodes_line(std::string_view text)
+{
+  std::size_t markers = 0;
+  std::size_t line = 0;
+  bool comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      comment = false;
+      continue;
+    }
+    if (comment)
+      continue;
+    const bool after_space = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n';
+    const bool before_space = i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t' ||
+                              text[i + 1] == '\n' || text[i + 1] == '\r';
+    if (c == '#' && after_space)
+      comment = true;
+    else if (c == ',' || c == '[' || c == '{' || ((c == '-' || c == ':' || c == '?') && before_space))
+      if (++markers > MAX_NODE_MARKERS)
+        return line;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
-ConfigNode parse_yaml_value(std::string_view text, const std::string& path, const SourceLabel& label,
-                            DiagnosticList& diags)
+std::optional<ConfigNode> parse_yaml_value(std::string_view text, const std::string& path, const SourceLabel& label,
+                                           DiagnosticList& diags)
 {
   // A second document (after `---`) would otherwise be read by nobody, silently. It is found in
   // the text: yaml-cpp's LoadAll can loop forever on some malformed input (found by fuzzing).
   if (const auto second = second_document_line(text))
     diags.add(label.where(static_cast<int>(*second), 0), path, "",
               "a second YAML document starts here (---); the file must hold one");
+  if (const auto line = too_many_nodes_line(text)) {
+    diags.add(label.where(static_cast<int>(*line), 0), path, "",
+              "the document holds over " + std::to_string(MAX_NODE_MARKERS) +
+                  " values by here, more than any scenario, sweep or plan needs; it is not read");
+    return std::nullopt;
+  }
   ConvertBudget budget;
   return convert(YAML::Load(std::string(text)), path, label, label.name, diags, budget);
 }

@@ -69,9 +69,11 @@ struct SourceLabel {
 std::string join_key(const std::string& parent, std::string_view key);
 
 // Parses `text` as one YAML value whose keys sit under `path` (for messages); throws
-// YAML::ParserException on a syntax error. parse_config reports that instead.
-ConfigNode parse_yaml_value(std::string_view text, const std::string& path, const SourceLabel& label,
-                            DiagnosticList& diags);
+// YAML::ParserException on a syntax error. parse_config reports that instead. A text of more
+// values than any input needs is added to `diags` and not parsed (nullopt): yaml-cpp would
+// build all of it first.
+std::optional<ConfigNode> parse_yaml_value(std::string_view text, const std::string& path, const SourceLabel& label,
+                                           DiagnosticList& diags);
 
 // Parses `text`. A syntax error is added to `diags` with its line and column and yields
 // nullopt; duplicate keys are added to `diags` too (the first occurrence is kept).

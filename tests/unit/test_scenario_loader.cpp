@@ -218,6 +218,30 @@ TEST_CASE("a recursive YAML alias is an input error, not a crash")
   CHECK_THAT(errors[0].message, Contains("recursive YAML alias"));
 }
 
+TEST_CASE("a text of more values than any input needs is refused before yaml-cpp builds it")
+{
+  // 100,001 values in a flow list: refused at its line, alone (no follow-up errors).
+  std::string list = "name: x\nlist: [0";
+  for (int i = 0; i < 100'000; ++i)
+    list += ",0";
+  const auto errors = errors_of(list + "]\n", {});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].where == "test.yaml:2:1");
+  CHECK_THAT(errors[0].message, Contains("over 100000 values"));
+
+  // Commas, dashes and colons in comments are not values; 10,000 campaigns (the most allowed)
+  // are far below the bound.
+  std::string comments;
+  for (int i = 0; i < 30'000; ++i)
+    comments += "# a, b - c: d, e, f\n";
+  std::string campaigns = "evaluation: {campaigns_s: [0";
+  for (int i = 1; i < 10'000; ++i)
+    campaigns += ", " + std::to_string(i);
+  campaigns += "]}\n";
+  CHECK_NOTHROW(load(comments + SEREN + WORKLOAD));
+  CHECK(load(SEREN + campaigns).evaluation.campaigns_s.size() == 10'000);
+}
+
 // --- every section ---------------------------------------------------------------------
 
 TEST_CASE("every section the scenario declares is read: an unknown key under any of them is refused")
