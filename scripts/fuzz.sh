@@ -56,7 +56,10 @@ for h in "${harnesses[@]}"; do
   fi
   if [ "$runs" -gt 0 ]; then
     echo "fuzz: $h, $runs new inputs" >&2
-    build-fuzz/tests/fuzz/"$h" "${options[@]}" -runs="$runs" -seed=1 "$work" 2>build-fuzz/"$h".log ||
+    # Without allocation stacks ASan runs the harnesses about three times as fast; a finding is
+    # still caught, and replaying its saved input (above, once it is in the corpus) shows them.
+    ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0} \
+      build-fuzz/tests/fuzz/"$h" "${options[@]}" -runs="$runs" -seed=1 "$work" 2>build-fuzz/"$h".log ||
       { tail -40 build-fuzz/"$h".log; exit 1; }
     grep -E "^Done|stat::number_of_executed_units" build-fuzz/"$h".log | tail -1 >&2 || true
   fi
