@@ -197,35 +197,58 @@ std::optional<std::size_t> second_document_line(std::string_view text)
 
 // yaml-cpp builds its whole tree before the conversion budget applies, at about 700 bytes a
 // node, so the text is first bounded by what starts nodes: flow brackets and commas, and the
-// block indicators "- " and ": " (and "? "), outside comments. Every node but the first needs one
-// of these, and each gives at most two nodes (a key and its value, a list and its first item),
-// so this many markers keep yaml-cpp's tree under about 150 MB. Campaign lists, the longest
+// block indicators "- ", ": " and "? ", outside comments and quoted strings. Every node but the
+// first needs one of these, and each brings about two (a key and its value, a list and its first
+// item), so this many keep yaml-cpp's tree near 150 MB at most. Campaign lists, the longest
 // legitimate inputs, hold at most 10,000 values.
 constexpr std::size_t MAX_NODE_MARKERS = 100'000;
 
 // The 0-based line at which the text passes MAX_NODE_MARKERS, if it does.
 std::optional<std::size_t> too_many_nodes_line(std::string_view text)
 {
+  enum class In { Plain, Comment, DoubleQuoted, SingleQuoted };
+  In in = In::Plain;
   std::size_t markers = 0;
   std::size_t line = 0;
-  bool comment = false;
+  const auto blank = [&](std::size_t i) {
+    return i >= text.size() || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r';
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
       ++line;
-      comment = false;
+      if (in == In::Comment)
+        in = In::Plain;
       continue;
     }
-    if (comment)
-      continue;
-    const bool after_space = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n';
-    const bool before_space = i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t' ||
-                              text[i + 1] == '\n' || text[i + 1] == '\r';
-    if (c == '#' && after_space)
-      comment = true;
-    else if (c == ',' || c == '[' || c == '{' || ((c == '-' || c == ':' || c == '?') && before_space))
-      if (++markers > MAX_NODE_MARKERS)
-        return line;
+    switch (in) {
+    case In::Comment:
+      break;
+    case In::DoubleQuoted:
+      if (c == '\\')
+        ++i; // an escaped character, a quote included
+      else if (c == '"')
+        in = In::Plain;
+      break;
+    case In::SingleQuoted:
+      if (c == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
+        ++i; // '' is a quote inside the string
+      else if (c == '\'')
+        in = In::Plain;
+      break;
+    case In::Plain: {
+      // A quote opens a string only where a scalar can start; inside a plain word it is a letter.
+      const bool scalar_start = i == 0 || blank(i - 1) || std::string_view("[{,:").find(text[i - 1]) != std::string_view::npos;
+      if (c == '#' && (i == 0 || blank(i - 1)))
+        in = In::Comment;
+      else if ((c == '"' || c == '\'') && scalar_start)
+        in = c == '"' ? In::DoubleQuoted : In::SingleQuoted;
+      else if (c == ',' || c == '[' || c == '{' || ((c == '-' || c == ':' || c == '?') && blank(i + 1)))
+        if (++markers > MAX_NODE_MARKERS)
+          return line;
+      break;
+    }
+    }
   }
   return std::nullopt;
 }

@@ -224,10 +224,13 @@ TEST_CASE("a text of more values than any input needs is refused before yaml-cpp
   std::string list = "name: x\nlist: [0";
   for (int i = 0; i < 100'000; ++i)
     list += ",0";
-  const auto errors = errors_of(list + "]\n", {});
-  REQUIRE(errors.size() == 1);
-  CHECK(errors[0].where == "test.yaml:2:1");
-  CHECK_THAT(errors[0].message, Contains("over 100000 values"));
+  // A quoted " #" does not hide the rest of the line, as a comment would.
+  for (const std::string& text : {list + "]\n", "name: x\nlist: [\"a #\", 'it''s # x'," + list.substr(15) + "]\n"}) {
+    const auto errors = errors_of(text, {});
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].where == "test.yaml:2:1");
+    CHECK_THAT(errors[0].message, Contains("over 100000 values"));
+  }
 
   // Commas, dashes and colons in comments are not values; 10,000 campaigns (the most allowed)
   // are far below the bound.
