@@ -42,7 +42,7 @@ TrainingSetup training_setup(const RunSetup& setup, TrialGroups& trials)
 } // namespace
 
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
-    : records_(topology, setup.utilisation_bin_s, setup.timeline)
+    : records_(topology, workload.jobs.size(), setup.utilisation_bin_s, setup.timeline)
     , jobs_(workload)
     , holders_(topology, jobs_, clock_, records_.events())
     , queue_(jobs_, cpu_work_, inbox_, largest_fits(topology, spares_per_pod(setup)), setup.start_overhead_s)

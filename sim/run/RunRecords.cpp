@@ -2,8 +2,9 @@
 
 namespace acmesim {
 
-RunRecords::RunRecords(const Topology& topology, double utilisation_bin_s, bool timeline)
+RunRecords::RunRecords(const Topology& topology, std::size_t jobs, double utilisation_bin_s, bool timeline)
     : ledger_(topology.total_gpus(), utilisation_bin_s)
+    , statistics_(jobs)
 {
   events_.subscribe(ledger_);
   events_.subscribe(statistics_);

@@ -12,7 +12,8 @@ namespace acmesim {
 class RunRecords {
 public:
   // `utilisation_bin_s` > 0: the ledger keeps a series in bins of that width (utilisation.csv).
-  RunRecords(const Topology& topology, double utilisation_bin_s, bool timeline);
+  // `jobs`: the workload's, which the per-job tables are sized for.
+  RunRecords(const Topology& topology, std::size_t jobs, double utilisation_bin_s, bool timeline);
   RunRecords(const RunRecords&) = delete;
   RunRecords& operator=(const RunRecords&) = delete;
 

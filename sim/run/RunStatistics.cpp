@@ -1,5 +1,7 @@
 #include "sim/run/RunStatistics.hpp"
 
+#include <algorithm>
+
 namespace acmesim {
 
 const JobFaultStats* RunStatistics::fault_stats(JobId id) const
@@ -16,12 +18,15 @@ const TrialTimes* RunStatistics::trial_times(JobId id) const
 
 double RunStatistics::slowdown(JobId id) const
 {
-  const auto it = trained_.find(id);
-  return it == trained_.end() || it->second.reference_s <= 0 ? 1 : it->second.wall_s / it->second.reference_s;
+  if (id >= trained_.size() || trained_[id].reference_s <= 0)
+    return 1;
+  return trained_[id].wall_s / trained_[id].reference_s;
 }
 
 void RunStatistics::on(const TrainedAtSpeed& c)
 {
+  if (c.job >= trained_.size())
+    trained_.resize(std::max<std::size_t>(c.job + 1, jobs_));
   Trained& t = trained_[c.job];
   t.wall_s += c.now - c.since;
   t.reference_s += (c.now - c.since) / c.slowdown;

@@ -13,6 +13,9 @@ namespace acmesim {
 
 class RunStatistics final : public RunObserver {
 public:
+  // `jobs`: the workload's; evaluation trials added during the run grow the tables.
+  explicit RunStatistics(std::size_t jobs = 0) : jobs_(jobs) {}
+
   // nullptr for a job that never checkpointed nor was interrupted.
   const JobFaultStats* fault_stats(JobId id) const;
   // nullptr unless the job is an evaluation trial that ran.
@@ -45,7 +48,9 @@ private:
     double wall_s = 0;
     double reference_s = 0;
   };
-  std::unordered_map<JobId, Trained> trained_;
+  // By job id, grown on demand: most GPU jobs train, so a table beats a hash map's lookups.
+  std::vector<Trained> trained_; // empty until a job trains at a speed (the network model)
+  std::size_t jobs_;
   std::vector<FailureEvent> applied_;
   FailureCounts counts_;
 };
