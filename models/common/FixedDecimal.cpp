@@ -1,10 +1,8 @@
 #include "models/common/FixedDecimal.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 namespace acmesim {
 
