@@ -14,10 +14,6 @@ namespace {
 
 constexpr double kGbpsToBytesPerSecond = 1e9 / 8;
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-// Spine ports one pod needs: one per leaf, plus one toward storage when storage hangs off the spines.
-
 // Reports every problem of the spec at once, so a user fixes a scenario in one pass.
 void validate(const ClusterSpec& spec)
 {
@@ -81,7 +77,7 @@ void validate(const ClusterSpec& spec)
                  std::to_string((fabric.leaf_radix - 1) / pod.compute_nics) + " nodes per leaf");
       continue;
     }
-    const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
+    const int leaves = derived_leaves(pod);
     const int needed = spine_ports_needed(pod, leaves);
     if (needed > derived_spine_radix(pod)) {
       // Every spine has a cable to every leaf: the radix bounds the leaf count of a two-level tree.
@@ -109,7 +105,7 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
     const int pod_index = static_cast<int>(p);
     const int nodes_per_leaf = derived_nodes_per_leaf(pod);
     const int spines = derived_uplinks_per_leaf(pod);
-    const int leaves = ceil_div(pod.nodes, nodes_per_leaf);
+    const int leaves = derived_leaves(pod);
     const double latency_s = pod.fabric.link_latency_us * 1e-6;
     const double node_bandwidth = compute_cable_Bps(pod);
     const double port_bandwidth = pod.fabric.port_bandwidth_Gbps * kGbpsToBytesPerSecond;
