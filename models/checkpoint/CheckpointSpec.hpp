@@ -6,6 +6,7 @@
 #include "models/common/EnumNames.hpp"
 #include "models/workload/Job.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +60,12 @@ struct CheckpointSpec {
   // Paid on every start after an interruption. The first start pays nothing extra: a job's
   // duration (from the trace or the generator) already includes its first initialisation.
   double init_s = 300; // process launch, framework and data-loader initialisation
+
+  // Whether jobs of `type` train with checkpoints under this spec.
+  bool covers(JobType type) const
+  {
+    return enabled && std::find(job_types.begin(), job_types.end(), type) != job_types.end();
+  }
 };
 
 } // namespace acmesim

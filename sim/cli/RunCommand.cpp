@@ -183,9 +183,11 @@ void warn_about_checkpoint_intervals(const Scenario& scenario, const Workload& w
   double longest_step = 0;
   int gpus_of_longest = 0;
   for (const Job& job : workload.jobs) {
-    if (job.cpu_only() || std::find(spec.job_types.begin(), spec.job_types.end(), job.type) == spec.job_types.end())
+    if (job.cpu_only() || !spec.covers(job.type))
       continue;
-    const double step = step_time_s(spec, job.gpus);
+    // The interval the run will use (a fixed one needs no failure rate); above interval_s only
+    // when the step rule raised it.
+    const double step = checkpoint_interval(spec, job.gpus, 0, 0);
     if (step <= spec.interval_s)
       continue;
     ++raised;

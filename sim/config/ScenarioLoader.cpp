@@ -28,20 +28,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scenario without `cluster:` that replays an SWF log runs on the machine of the log's header;
-// any other needs the section.
-void read_cluster_from_trace(ConfigChecker& checker, MapReader& top, Scenario& scenario)
+// A scenario without `cluster:` that replays an SWF log (`trace_node` is its workload.trace) runs
+// on the machine of the log's header; any other needs the section.
+void read_cluster_from_trace(ConfigChecker& checker, MapReader& top, const ConfigNode& trace_node, Scenario& scenario)
 {
   const std::optional<TraceSpec>& trace = scenario.workload.trace;
-  const ConfigNode* workload = top.get("workload");
-  const ConfigNode* trace_node = workload ? workload->find("trace") : nullptr;
   std::error_code ec;
   // Only a regular file: a missing one is reported already, and a pipe must not lose its header.
-  if (!trace || trace->format != TraceFormat::Swf || !trace_node || !fs::is_regular_file(trace->path, ec)) {
+  if (!trace || trace->format != TraceFormat::Swf || !fs::is_regular_file(trace->path, ec)) {
     top.require("cluster");
     return;
   }
-  if (const auto cluster = cluster_from_swf_header(*trace, *trace_node, checker))
+  if (const auto cluster = cluster_from_swf_header(*trace, trace_node, checker))
     scenario.cluster = read_cluster(checker, *cluster, true);
 }
 
@@ -55,8 +53,8 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
   const bool cluster_given = top.get("cluster") != nullptr;
   const ConfigNode* workload = top.get("workload");
   // Only a trace's header may stand in for the section; without one it is missing here.
-  const bool trace_may_tell = workload && workload->find("trace");
-  if (!cluster_given && !trace_may_tell)
+  const ConfigNode* trace_node = workload ? workload->find("trace") : nullptr;
+  if (!cluster_given && !trace_node)
     top.require("cluster");
   if (cluster_given) {
     ClusterResolver resolver(presets, checker);
@@ -70,8 +68,8 @@ void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& preset
     if (top.require("workload"))
       scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
   }
-  if (!cluster_given && trace_may_tell)
-    read_cluster_from_trace(checker, top, scenario);
+  if (!cluster_given && trace_node)
+    read_cluster_from_trace(checker, top, *trace_node, scenario);
   scenario.scheduler = read_scheduler(checker, top.get("scheduler"), base_dir);
   if (const ConfigNode* failures = top.get("failures"))
     scenario.failures = read_failures(checker, *failures, base_dir);
@@ -92,10 +90,7 @@ void check_across_sections(ConfigChecker& checker, const MapReader& top, const S
       checker.error(*top.get("evaluation"), "evaluation.gpus_per_trial",
                     "a trial must fit on one node: pod '" + pod.name + "' has " + std::to_string(pod.gpus_per_node) +
                         " GPUs per node");
-  const auto& ckpt = scenario.checkpoint;
-  if (scenario.evaluation.every_checkpoints > 0 &&
-      (!ckpt.enabled ||
-       std::find(ckpt.job_types.begin(), ckpt.job_types.end(), JobType::Pretrain) == ckpt.job_types.end()))
+  if (scenario.evaluation.every_checkpoints > 0 && !scenario.checkpoint.covers(JobType::Pretrain))
     checker.error(*top.get("evaluation"), "evaluation.every_checkpoints",
                   "campaigns are triggered by checkpoints of Pretrain jobs: enable checkpoint (with Pretrain in "
                   "checkpoint.job_types)");

@@ -13,7 +13,7 @@ TrainingJobs::TrainingJobs(RunCore core, TransferTable& transfers, TrainingSpeed
 bool TrainingJobs::checkpoints(const Job& job) const
 {
   const CheckpointSpec* spec = setup_.checkpoint;
-  return spec && spec->enabled && std::find(spec->job_types.begin(), spec->job_types.end(), job.type) != spec->job_types.end();
+  return spec && spec->covers(job.type);
 }
 
 void TrainingJobs::begin(JobId id)
