@@ -237,14 +237,4 @@ Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row, U
   return trace_io::read_workload_file(path, on_bad_row, swf_reader(on_unknown));
 }
 
-Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row)
-{
-  return read_swf_trace(in, source_name, on_bad_row, UnknownPolicy::Error);
-}
-
-Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row)
-{
-  return read_swf_trace_file(path, on_bad_row, UnknownPolicy::Error);
-}
-
 } // namespace acmesim

@@ -32,11 +32,9 @@ namespace acmesim {
 // with only comments gives an empty workload. The result is normalised (sorted, time 0 = first
 // submission).
 Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row,
-                        UnknownPolicy on_unknown);
+                        UnknownPolicy on_unknown = UnknownPolicy::Error);
 // As above with source_name = path; a file that cannot be opened is an InputError too.
-Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row, UnknownPolicy on_unknown);
-// The same with UnknownPolicy::Error, in the shape every trace reader has.
-Workload read_swf_trace(std::istream& in, const std::string& source_name, BadRowPolicy on_bad_row);
-Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row);
+Workload read_swf_trace_file(const std::string& path, BadRowPolicy on_bad_row,
+                             UnknownPolicy on_unknown = UnknownPolicy::Error);
 
 } // namespace acmesim

@@ -90,7 +90,7 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   const auto on_unknown = parse_enum<UnknownPolicy>(unknown);
   if (!on_unknown)
     throw UsageError("unknown --on-unknown '" + unknown + "'; expected " + enum_name_list<UnknownPolicy>());
-  if (*on_unknown == UnknownPolicy::Drop && o.format != TraceFormat::Swf)
+  if (*on_unknown == UnknownPolicy::Drop && !marks_unknown_fields(o.format))
     throw UsageError("--on-unknown drop applies to SWF traces only; this trace is read as " +
                      std::string(to_string(o.format)));
   o.on_unknown = *on_unknown;

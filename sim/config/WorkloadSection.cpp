@@ -66,7 +66,7 @@ TraceSpec read_trace(MapReader& m, const std::string& base_dir)
                             enum_name_list<TraceFormat>());
   }
   trace_keys().read(m, spec);
-  if (spec.on_unknown == UnknownPolicy::Drop && spec.format != TraceFormat::Swf)
+  if (spec.on_unknown == UnknownPolicy::Drop && !marks_unknown_fields(spec.format))
     m.checker().error(*m.get("on_unknown"), "workload.on_unknown",
                       "only SWF traces mark unknown fields (-1); this trace is " + std::string(to_string(spec.format)));
   return spec;

@@ -1,5 +1,6 @@
 #include "sim/engine/PlatformRings.hpp"
 
+#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/RetiredComms.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>

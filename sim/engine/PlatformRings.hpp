@@ -5,7 +5,6 @@
 // sharing decides. What a flow gets is read from its action (Action::get_rate). SimGrid solves
 // sharing at the start of a round: rates read at the date of a change are those from before it,
 // so the engine reads them in the round after (Simulation's TimerDriver).
-#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/run/RingService.hpp"

@@ -15,6 +15,7 @@
 //  - a flow's rate is 0.97 (the bandwidth factor) times its share; ring flows are capped at
 //    demand / 0.97, so a ring that gets what it asks gets exactly its demand;
 //  - cross-leaf routes take the spine (destination index mod spines), D-mod-k.
+#include "sim/engine/FlowModel.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformRings.hpp"
 #include "tests/support/SimRun.hpp"

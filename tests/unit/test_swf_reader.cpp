@@ -11,6 +11,16 @@
 using namespace acmesim;
 using namespace acmesim::testing;
 
+namespace {
+
+// The reader in the shape the shared trace-format helpers take (unknown fields are bad rows).
+Workload read_swf(std::istream& in, const std::string& source, BadRowPolicy on_bad_row)
+{
+  return read_swf_trace(in, source, on_bad_row);
+}
+
+} // namespace
+
 TEST_CASE("SWF fixture: processors read as GPUs, statuses mapped, partial records passed over", "[swf]")
 {
   const std::string path = TRACE_DIR + "pwa_small.swf";
@@ -75,7 +85,7 @@ TEST_CASE("SWF bad rows name the line, field and value", "[swf][errors]")
                            "9 0 -1 10 4\n" +                                              // 10
                            "10 0 -1 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1 99\n" +                   // 11
                            swf_line("11", "0", "10", "-4", "4", "done");                  // 12
-  const auto ds = errors_of(read_swf_trace, text);
+  const auto ds = errors_of(read_swf, text);
   REQUIRE(ds.size() == 11);
   check_diagnostic(ds[0], "t:3", "field 4 (run time)", "-1", "unknown (-1): the run time is needed");
   check_diagnostic(ds[1], "t:4", "field 4 (run time)", "nan", "non-negative number of seconds");
@@ -99,7 +109,7 @@ TEST_CASE("SWF skip policy drops and counts bad rows", "[swf][errors]")
   const std::string text = swf_line("1", "100", "10", "4", "4", "1") + swf_line("2", "50", "-1", "4", "4", "1") +
                            swf_line("3", "60", "x", "y", "4", "9") + "short line\n" +
                            swf_line("4", "150", "20", "2", "4", "0", "-1");
-  const Workload w = read_text(read_swf_trace, text, BadRowPolicy::Skip);
+  const Workload w = read_text(read_swf, text, BadRowPolicy::Skip);
   CHECK(w.skipped_rows == 3); // row 3 has three bad fields but is one row
   REQUIRE(w.jobs.size() == 2);
   CHECK(w.jobs[0].name == "1");
@@ -177,7 +187,7 @@ TEST_CASE("SWF: the list of problems is capped and the rest are counted", "[swf]
   std::string text;
   for (int i = 0; i < 60; ++i)
     text += swf_line(std::to_string(i), "0", "-1", "1", "1", "1");
-  const auto ds = errors_of(read_swf_trace, text);
+  const auto ds = errors_of(read_swf, text);
   REQUIRE(ds.size() == 51);
   CHECK(ds[0].where == "t:1");
   CHECK(ds[49].where == "t:50");
@@ -188,19 +198,19 @@ TEST_CASE("SWF: the list of problems is capped and the rest are counted", "[swf]
 TEST_CASE("SWF empty input is an error, a comment-only log is an empty workload", "[swf][errors]")
 {
   for (const char* text : {"", "\n\n", "  \r\n"}) {
-    const auto ds = errors_of(read_swf_trace, text);
+    const auto ds = errors_of(read_swf, text);
     REQUIRE(ds.size() == 1);
     CHECK(ds[0].where == "t");
     CHECK_THAT(ds[0].message, Catch::Contains("empty file"));
   }
-  const Workload w = read_text(read_swf_trace, "; Version: 2.2\n; MaxProcs: 8\n");
+  const Workload w = read_text(read_swf, "; Version: 2.2\n; MaxProcs: 8\n");
   CHECK(w.jobs.empty());
   CHECK(w.skipped_rows == 0);
 }
 
 TEST_CASE("Reading a million SWF jobs", "[.][perf]")
 {
-  check_million(read_swf_trace, [] {
+  check_million(read_swf, [] {
     std::string text = "; Version: 2.2\n";
     text.reserve(80'000'000);
     for (int i = 0; i < 1'000'000; ++i)
