@@ -280,19 +280,31 @@ TEST_CASE("a storage failure interrupts a job writing its checkpoint")
   check_ledger_total(r);
 }
 
+namespace {
+
+// One pretraining job of `work_s` on both nodes of a 2-node cluster under Young's interval. A
+// recorded list with one node failure at 1e7 s: 1 / (2 nodes x 1e7 s) per node and second, so
+// the job's MTBF is M = 1e7 s, and the failure comes after the run has ended. Each node writes
+// 70 GB through its NIC alone: w = 70 GB over the NIC's lone-flow share.
+constexpr double YOUNG_MTBF_S = 1e7;
+constexpr double YOUNG_WRITE_S = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
+
+RunResult young_run(double work_s)
+{
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                          "auto", {failure(YOUNG_MTBF_S, Component::Node, 0, FailureCategory::NodeFailure, 10)});
+  s.checkpoint.interval_policy = IntervalPolicy::Young;
+  return run_simulation(s, hand_built_workload({make_job(0, 0, 16, work_s, JobType::Pretrain)}));
+}
+
+} // namespace
+
 TEST_CASE("young's interval comes from the checkpoint write time and the job's failure rate")
 {
-  // A recorded list with one node failure at 1e7 s on a 2-node cluster: 1 / (2 nodes x 1e7 s)
-  // per node and second, so the 2-node job's MTBF is M = 1e7 s. With a write of w seconds
-  // Young gives sqrt(2 w M) (about 7,800 s): a job of 20,000 s checkpoints twice, and the
-  // failure comes after the run has ended.
-  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
-                             "auto", {failure(1e7, Component::Node, 0, FailureCategory::NodeFailure, 10)});
-  s.checkpoint.interval_policy = IntervalPolicy::Young;
-  const Workload w = hand_built_workload({make_job(0, 0, 16, 20000, JobType::Pretrain)});
-  const RunResult r = run_simulation(s, w);
-  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
-  const double interval = std::sqrt(2 * write * 1e7);
+  // Young gives sqrt(2 w M) (about 7,800 s): a job of 20,000 s checkpoints twice.
+  const RunResult r = young_run(20000);
+  const double write = YOUNG_WRITE_S;
+  const double interval = std::sqrt(2 * write * YOUNG_MTBF_S);
   REQUIRE(interval > 20000 / 3.0);
   REQUIRE(interval < 20000 / 2.0);
   CHECK(stats_of(r, 0).checkpoints == 2);
@@ -303,18 +315,14 @@ TEST_CASE("young's interval comes from the checkpoint write time and the job's f
 
 TEST_CASE("young's interval uses the write time the network model gives, not the nominal one")
 {
-  // As above, but 15,200 s of work. The write a job alone really sees is w = 70 GB over the
-  // NIC's lone-flow share, so Young gives I = sqrt(2 w M) = 7,786 s and the job checkpoints once
-  // (at 7,786 s; a second would be due at 15,572 s). With the nominal write (70 GB / 25 GB/s =
-  // 2.8 s) the interval would be 7,483 s and a second checkpoint would fall at 14,967 s.
-  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
-                          "auto", {failure(1e7, Component::Node, 0, FailureCategory::NodeFailure, 10)});
-  s.checkpoint.interval_policy = IntervalPolicy::Young;
-  const Workload w = hand_built_workload({make_job(0, 0, 16, 15200, JobType::Pretrain)});
-  const RunResult r = run_simulation(s, w);
-  const double write = 70e9 / (NIC_BPS * LV08_EFFICIENCY);
-  const double nominal_interval = std::sqrt(2 * (70e9 / NIC_BPS) * 1e7);
-  const double interval = std::sqrt(2 * write * 1e7);
+  // As above, but 15,200 s of work. With the write the job really sees, Young gives
+  // I = sqrt(2 w M) = 7,786 s and the job checkpoints once (a second would be due at 15,572 s).
+  // With the nominal write (70 GB / 25 GB/s = 2.8 s) the interval would be 7,483 s and a second
+  // checkpoint would fall at 14,967 s.
+  const RunResult r = young_run(15200);
+  const double write = YOUNG_WRITE_S;
+  const double nominal_interval = std::sqrt(2 * (70e9 / NIC_BPS) * YOUNG_MTBF_S);
+  const double interval = std::sqrt(2 * write * YOUNG_MTBF_S);
   REQUIRE(2 * nominal_interval < 15200);
   REQUIRE(2 * interval > 15200);
   CHECK(stats_of(r, 0).checkpoints == 1);
