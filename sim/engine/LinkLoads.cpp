@@ -51,24 +51,24 @@ struct LinkLoads::Impl {
   std::vector<std::size_t> visit; // links to read at the sample under way
   // The links of the route between two hosts, by index, once a flow took it: asking SimGrid for a
   // route costs more than the flow itself, and the same node pairs come back at every checkpoint
-  // and restart. A square table over the hosts, sized once (flows point into it).
+  // and restart. Only the pairs that carried a flow are kept: a table of every pair would grow
+  // with the square of the cluster (8 GB at 65,536 GPUs). Flows point into the map, whose
+  // elements stay where they are as it grows.
   std::unordered_map<const sg4::Host*, std::size_t> host_index;
   std::size_t hosts = 0;
-  std::vector<Route> routes;
-  std::vector<char> resolved;
+  std::unordered_map<std::size_t, Route> routes; // by from * hosts + to
 
   const Route& route(const sg4::Host* from, const sg4::Host* to)
   {
-    const std::size_t k = host_index.at(from) * hosts + host_index.at(to);
-    if (!resolved[k]) {
-      resolved[k] = 1;
+    const auto [it, added] = routes.try_emplace(host_index.at(from) * hosts + host_index.at(to));
+    if (added) {
       std::vector<sg4::Link*> hops;
       from->route_to(to, hops, nullptr);
       for (const sg4::Link* link : hops)
         if (const auto known = index.find(link); known != index.end())
-          routes[k].push_back(known->second);
+          it->second.push_back(known->second);
     }
-    return routes[k];
+    return it->second;
   }
 
   void mark(const Route& route)
@@ -96,8 +96,6 @@ LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
 {
   for (const sg4::Host* host : sg4::Engine::get_instance()->get_all_hosts())
     impl_->host_index.emplace(host, impl_->hosts++);
-  impl_->routes.resize(impl_->hosts * impl_->hosts);
-  impl_->resolved.resize(impl_->hosts * impl_->hosts);
   std::vector<sg4::Link*> all = sg4::Engine::get_instance()->get_all_links();
   std::sort(all.begin(), all.end(), [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
   for (sg4::Link* link : all) {

@@ -1,5 +1,7 @@
 #include "sim/engine/PlatformBuilder.hpp"
 
+#include "sim/engine/PodFabricZone.hpp"
+
 #include <simgrid/s4u.hpp>
 
 #include <map>
@@ -18,20 +20,18 @@ using Vertex = TopologyGraph::vertex_descriptor;
 
 constexpr double NODE_SPEED_FLOPS = 1e12; // nominal: jobs are timed by the scheduler, not by flops
 
-// SimGrid objects of one pod, and the links of its cables indexed by what they connect.
+// SimGrid objects of one pod: its zone, which routes from the cables it is given (PodFabricZone), and the
+// router that stands for the pod's side of the storage network.
 struct PodPlatform {
-  sg4::NetZone* zone = nullptr;
+  PodFabricZone* fabric = nullptr;
+  sg4::NetZone* zone = nullptr; // fabric's s4u interface
   NetPoint* storage_gateway = nullptr;
-  std::vector<sg4::Link*> leaf_spine;    // [local leaf * spines + spine]
-  std::vector<sg4::Link*> spine_storage; // [spine], pods without storage NICs
 };
 
 struct CableLinks {
   std::vector<sg4::Link*> node_leaf;    // [NodeId]
   std::vector<sg4::Link*> node_storage; // [NodeId], pods with storage NICs
 };
-
-using Direction = sg4::LinkInRoute::Direction;
 
 sg4::Link* create_cable(sg4::NetZone* zone, const TopologyEdge& edge, CableSharing sharing)
 {
@@ -45,13 +45,6 @@ sg4::Link* create_cable(sg4::NetZone* zone, const TopologyEdge& edge, CableShari
       ->set_latency(edge.latency_s)
       ->set_sharing_policy(sg4::Link::SharingPolicy::SHARED)
       ->seal();
-}
-
-// A cable in a route: UP leaves the lower end (node toward leaf, leaf toward spine), DOWN enters
-// it. Shared cables have no direction.
-sg4::LinkInRoute hop(sg4::Link* cable, Direction direction, CableSharing sharing)
-{
-  return sharing == CableSharing::Duplex ? sg4::LinkInRoute(cable, direction) : sg4::LinkInRoute(cable);
 }
 
 // Creates one link per cable of the graph, in the zone of the pod the cable belongs to.
@@ -83,11 +76,10 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
     } else if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Storage) {
       cables.node_storage[lower.index] = link;
     } else if (lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
-      const std::size_t spines = topology.spine_vertices(lower.pod).size();
-      const std::size_t local_leaf = lower.index - topology.leaves_of_pod(lower.pod).front();
-      pod.leaf_spine.at(local_leaf * spines + upper.index) = link;
+      pod.fabric->set_leaf_spine(lower.index - topology.leaves_of_pod(lower.pod).front(), upper.index,
+                                 PodFabricZone::cable_of(link));
     } else if (lower.kind == VertexKind::Spine && upper.kind == VertexKind::Storage) {
-      pod.spine_storage.at(lower.index) = link;
+      pod.fabric->set_spine_storage(lower.index, PodFabricZone::cable_of(link));
     } else {
       throw std::logic_error("build_platform: unexpected cable " + graph[*it].name);
     }
@@ -97,61 +89,32 @@ CableLinks create_links(const Topology& topology, std::vector<PodPlatform>& pods
     const TopologyVertex& leaf = graph[leaf_vertex];
     PodPlatform& pod = pods.at(static_cast<std::size_t>(leaf.pod));
     bundle.name = uplinks_name(leaf.name);
-    sg4::Link* link = create_cable(pod.zone, bundle, sharing);
+    const PodFabricZone::Cable cable = PodFabricZone::cable_of(create_cable(pod.zone, bundle, sharing));
     const std::size_t spines = topology.spine_vertices(leaf.pod).size();
     const std::size_t local_leaf = leaf.index - topology.leaves_of_pod(leaf.pod).front();
     for (std::size_t spine = 0; spine < spines; ++spine)
-      pod.leaf_spine.at(local_leaf * spines + spine) = link;
+      pod.fabric->set_leaf_spine(local_leaf, spine, cable);
   }
   return cables;
 }
 
-// Explicit minimal-hop routes of one pod: node to node, and node to the pod's storage gateway.
-void add_pod_routes(const Topology& topology, int p, const PodPlatform& pod, const CableLinks& cables,
-                    const std::vector<sg4::Host*>& hosts, CableSharing sharing)
+// Gives a pod's zone its nodes, in order, with their cables: the zone routes from them.
+void add_pod_nodes(const Topology& topology, int p, const PodPlatform& pod, const CableLinks& cables,
+                   const std::vector<sg4::Host*>& hosts)
 {
-  const auto up = [sharing](sg4::Link* cable) { return hop(cable, Direction::UP, sharing); };
-  const auto down = [sharing](sg4::Link* cable) { return hop(cable, Direction::DOWN, sharing); };
-  const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(p)];
   const NodeId first = topology.first_node_of_pod(p);
-  const NodeId last = first + static_cast<NodeId>(spec.nodes);
-  const std::size_t spines = topology.spine_vertices(p).size();
+  const NodeId last = first + static_cast<NodeId>(topology.spec().pods[static_cast<std::size_t>(p)].nodes);
   const LeafId first_leaf = topology.leaves_of_pod(p).front();
-  // D-mod-k: the spine toward a node depends only on that node, so the flows converging on one leaf arrive
-  // through different spines, and a leaf's uplinks share the load of the flows leaving it.
-  auto spine_toward = [&](NodeId node) { return static_cast<std::size_t>(node - first) % spines; };
-  auto leaf_spine = [&](LeafId leaf, std::size_t spine) {
-    return pod.leaf_spine[static_cast<std::size_t>(leaf - first_leaf) * spines + spine];
-  };
-
-  for (NodeId a = first; a < last; ++a) {
-    NetPoint* from = hosts[a]->get_netpoint();
-    const LeafId leaf_a = topology.leaf_of(a);
-    for (NodeId b = first; b < last; ++b) {
-      if (a == b)
-        continue;
-      const LeafId leaf_b = topology.leaf_of(b);
-      if (leaf_a == leaf_b) {
-        if (a < b)
-          pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
-                              {up(cables.node_leaf[a]), down(cables.node_leaf[b])}, true);
-        continue;
-      }
-      const std::size_t spine = spine_toward(b);
-      pod.zone->add_route(from, hosts[b]->get_netpoint(), nullptr, nullptr,
-                          {up(cables.node_leaf[a]), up(leaf_spine(leaf_a, spine)), down(leaf_spine(leaf_b, spine)),
-                           down(cables.node_leaf[b])},
-                          false);
-    }
-    std::vector<sg4::LinkInRoute> to_storage;
-    if (spec.storage_nics > 0) {
-      to_storage.push_back(up(cables.node_storage[a]));
+  for (NodeId n = first; n < last; ++n) {
+    const PodFabricZone::Cable to_leaf = PodFabricZone::cable_of(cables.node_leaf[n]);
+    if (cables.node_storage[n] != nullptr) {
+      const PodFabricZone::Cable to_storage = PodFabricZone::cable_of(cables.node_storage[n]);
+      pod.fabric->add_node(hosts[n]->get_netpoint(), topology.leaf_of(n) - first_leaf, to_leaf, &to_storage);
     } else {
-      const std::size_t spine = spine_toward(a);
-      to_storage = {up(cables.node_leaf[a]), up(leaf_spine(leaf_a, spine)), up(pod.spine_storage[spine])};
+      pod.fabric->add_node(hosts[n]->get_netpoint(), topology.leaf_of(n) - first_leaf, to_leaf, nullptr);
     }
-    pod.zone->add_route(from, pod.storage_gateway, nullptr, nullptr, to_storage, true);
   }
+  pod.fabric->set_storage_gateway(pod.storage_gateway);
 }
 
 } // namespace
@@ -174,11 +137,10 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
   for (std::size_t p = 0; p < spec.pods.size(); ++p) {
     const int pod_index = static_cast<int>(p);
     PodPlatform& pod = pods[p];
-    // A full zone: routes are listed explicitly (see the header for why not Floyd or Dijkstra).
-    pod.zone = sg4::create_full_zone("pod:" + spec.pods[p].name)->set_parent(root);
-    const std::size_t spines = topology.spine_vertices(pod_index).size();
-    pod.leaf_spine.resize(topology.leaves_of_pod(pod_index).size() * spines, nullptr);
-    pod.spine_storage.resize(spines, nullptr);
+    // SimGrid owns the zone once it has a parent, as it owns those of create_full_zone.
+    pod.fabric = new PodFabricZone("pod:" + spec.pods[p].name, topology.leaves_of_pod(pod_index).size(),
+                                   topology.spine_vertices(pod_index).size());
+    pod.zone = pod.fabric->get_iface()->set_parent(root);
     // Switches carry no routing logic here, but as routers they keep the platform readable (graph exports).
     for (LeafId leaf : topology.leaves_of_pod(pod_index))
       pod.zone->create_router(graph[topology.leaf_vertex(leaf)].name);
@@ -205,7 +167,7 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
   const CableLinks cables = create_links(topology, pods, sharing);
   platform.compute_cables = cables.node_leaf;
   for (std::size_t p = 0; p < pods.size(); ++p) {
-    add_pod_routes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts, sharing);
+    add_pod_nodes(topology, static_cast<int>(p), pods[p], cables, platform.node_hosts);
     pods[p].zone->seal();
   }
 

@@ -3,12 +3,13 @@
 // (hosts for GPU nodes, routers for leaf and spine switches, one link per cable), and one
 // zone for the storage service, both under a root zone.
 //
-// Routing. Each pod zone holds explicit minimal-hop routes between its nodes, taken from the graph:
-// two cables within a leaf, four across the spines, with the spine chosen by destination
+// Routing. Each pod's zone (PodFabricZone) works out minimal-hop routes from the cables when SimGrid
+// asks: two cables within a leaf, four across the spines, with the spine chosen by destination
 // (destination's index in its pod modulo the spine count, as InfiniBand D-mod-k routing does), so
 // cross-leaf traffic spreads over every spine instead of piling onto one. SimGrid's Floyd/Dijkstra
 // zones cannot do that: they send all traffic between two leaves through the same spine, and they
-// would route node-to-node traffic through the storage NICs of a pod (2 cables, shorter than 4).
+// would route node-to-node traffic through the storage NICs of a pod (2 cables, shorter than 4);
+// its FullZone lists these routes but holds one per node pair (see PodFabricZone.hpp).
 // A router "<pod>-storage-gw" stands for the pod's side of the storage network: a node reaches it
 // through its own storage cable, or, without storage NICs, through its leaf, the spine picked as above
 // and that spine's storage cable. The root zone joins each pod gateway to the storage host through the

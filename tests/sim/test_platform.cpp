@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <simgrid/s4u.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -192,4 +193,70 @@ TEST_CASE("the Acme presets build: 588 nodes plus storage, routes of the expecte
         INFO(topology.node_name(a) << " -> " << topology.node_name(b));
         CHECK(route(hosts[a], hosts[b]).links.size() == static_cast<std::size_t>(topology.hop_distance(a, b)));
       }
+}
+
+TEST_CASE("cross-leaf traffic spreads evenly over the spines", "[platform]")
+{
+  sg4::Engine engine("test");
+  PodSpec pod = tiny_pod("s", 32, 0); // 8 leaves of 4 nodes, 4 spines
+  pod.fabric.leaf_radix = 8;
+  pod.fabric.spine_radix = 16;
+  pod.fabric.nodes_per_leaf = 4;
+  const Topology topology(cluster_of({pod}));
+  REQUIRE(topology.leaf_count() == 8);
+  REQUIRE(topology.spine_count() == 4);
+  const Platform platform = build_platform(topology);
+  const auto& hosts = platform.node_hosts;
+
+  // Every node of leaf 0 to every node of the other leaves: each of leaf 0's spine cables carries the
+  // same number of routes, and so does each spine's cable down to every leaf.
+  std::map<std::string, int> uses;
+  for (NodeId a = 0; a < 4; ++a)
+    for (NodeId b = 4; b < 32; ++b) {
+      const Route r = route(hosts[a], hosts[b]);
+      REQUIRE(r.links.size() == 4);
+      ++uses[r.links[1]];
+      ++uses[r.links[2]];
+    }
+  for (int spine = 0; spine < 4; ++spine) {
+    INFO("spine " << spine);
+    CHECK(uses["s-leaf0-spine" + std::to_string(spine)] == 4 * 28 / 4);
+    for (int leaf = 1; leaf < 8; ++leaf)
+      CHECK(uses["s-leaf" + std::to_string(leaf) + "-spine" + std::to_string(spine)] == 4 * 4 / 4);
+  }
+  // Storage traffic leaves through the spine of the node's own index, so it spreads too.
+  std::map<std::string, int> storage_uses;
+  for (NodeId n = 0; n < 32; ++n)
+    ++storage_uses[route(hosts[n], platform.storage_host).links.at(2)];
+  CHECK(storage_uses == std::map<std::string, int>{{"s-spine0-storage", 8},
+                                                   {"s-spine1-storage", 8},
+                                                   {"s-spine2-storage", 8},
+                                                   {"s-spine3-storage", 8}});
+}
+
+TEST_CASE("a 65,536-GPU pod builds without a route table; split-duplex routes go up, then down", "[platform]")
+{
+  // Routes are worked out on request (PodFabricZone), so the platform grows with the nodes, not with their
+  // pairs: a table of the 8,192^2 pairs would not fit in memory.
+  sg4::Engine engine("test");
+  PodSpec pod = tiny_pod("big", 8192, 0);
+  pod.fabric.leaf_radix = 40;   // 20 nodes and 20 spine ports per leaf
+  pod.fabric.nodes_per_leaf = 0;
+  pod.fabric.spine_radix = 0;   // derived: a port per leaf and one for storage
+  const Topology topology(cluster_of({pod}));
+  REQUIRE(topology.leaf_count() == 410); // the last leaf holds 12 nodes
+  REQUIRE(topology.spine_count() == 20);
+  const Platform platform = build_platform(topology, CableSharing::Duplex);
+  CHECK(engine.get_host_count() == 8193);
+  const auto& hosts = platform.node_hosts;
+
+  // A leaf's spine cables are one pooled link under Duplex (PlatformBuilder.hpp).
+  CHECK(route(hosts[0], hosts[8191]).links ==
+        Names{"big-n0-leaf0_UP", "big-leaf0-uplinks_UP", "big-leaf409-uplinks_DOWN", "big-n8191-leaf409_DOWN"});
+  CHECK(route(hosts[8191], hosts[8180]).links == Names{"big-n8191-leaf409_UP", "big-n8180-leaf409_DOWN"});
+  const Route up = route(hosts[8191], platform.storage_host); // 8191 mod 20 = 11
+  CHECK(up.links == Names{"big-n8191-leaf409_UP", "big-leaf409-uplinks_UP", "big-spine11-storage_UP", "storage-service"});
+  CHECK(up.latency == Approx(3e-6 + 10e-6));
+  CHECK(route(platform.storage_host, hosts[8191]).links ==
+        Names{"storage-service", "big-spine11-storage_DOWN", "big-leaf409-uplinks_DOWN", "big-n8191-leaf409_DOWN"});
 }
