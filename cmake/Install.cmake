@@ -15,6 +15,7 @@ set(ACMESIM_PLUGIN_HEADERS
     sim/scheduler/SchedulerApi.hpp
     sim/scheduler/ClusterState.hpp
     sim/scheduler/JobShape.hpp
+    sim/scheduler/NodeSet.hpp
     sim/policies/PolicySpec.hpp
     sim/policies/QueueScheduler.hpp
     sim/policies/Placements.hpp

@@ -85,8 +85,11 @@ void CapacityProfile::on_change(NodeId node, int old_free, int new_free)
 ClusterState::ClusterState(const Topology& topology) : CapacityProfile(topology)
 {
   by_free_.resize(topology.pod_count());
-  for (std::size_t pod = 0; pod < topology.pod_count(); ++pod)
-    by_free_[pod].resize(static_cast<std::size_t>(topology.spec().pods[pod].gpus_per_node) + 1);
+  for (std::size_t pod = 0; pod < topology.pod_count(); ++pod) {
+    const PodSpec& spec = topology.spec().pods[pod];
+    by_free_[pod].assign(static_cast<std::size_t>(spec.gpus_per_node) + 1,
+                         NodeSet(topology.first_node_of_pod(static_cast<int>(pod)), static_cast<std::size_t>(spec.nodes)));
+  }
   leaf_free_nodes_.assign(topology.leaf_count(), 0);
   for (NodeId node = 0; node < topology.node_count(); ++node) {
     by_free_[topology.pod_of(node)][free_[node]].insert(node);

@@ -6,8 +6,8 @@
 // light CapacityProfile part to ask what-if questions (reservations).
 #include "models/cluster/Topology.hpp"
 #include "sim/scheduler/JobShape.hpp"
+#include "sim/scheduler/NodeSet.hpp"
 
-#include <set>
 #include <vector>
 
 namespace acmesim {
@@ -55,7 +55,7 @@ public:
 
   const Topology& topology() const { return *topology_; }
   // Nodes of `pod` with exactly `gpus` free GPUs, by ascending id.
-  const std::set<NodeId>& nodes_by_free(int pod, int gpus) const { return by_free_[pod][gpus]; }
+  const NodeSet& nodes_by_free(int pod, int gpus) const { return by_free_[pod][gpus]; }
   int wholly_free_nodes_of_leaf(LeafId leaf) const { return leaf_free_nodes_[leaf]; }
   int gpus_in_use() const { return topology_->total_gpus() - free_gpus_total(); }
 
@@ -65,7 +65,7 @@ public:
 private:
   void on_change(NodeId node, int old_free, int new_free) override;
 
-  std::vector<std::vector<std::set<NodeId>>> by_free_; // [pod][free gpus]
+  std::vector<std::vector<NodeSet>> by_free_; // [pod][free gpus]
   std::vector<int> leaf_free_nodes_;
 };
 
