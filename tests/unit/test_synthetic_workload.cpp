@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace acmesim;
 
@@ -332,4 +335,32 @@ TEST_CASE("generator edge cases")
   }
   CHECK(names.size() == w.jobs.size());
   CHECK(durations.size() > w.jobs.size() / 3); // half are the 60 s atom; the rest are all distinct
+}
+
+TEST_CASE("normalise_workload: jobs in submission order, ties in their listed order, times from the first")
+{
+  // Shuffled submissions with many ties, so the permutation has long cycles and equal keys.
+  Workload w;
+  std::mt19937 rng(3);
+  for (int i = 0; i < 5000; ++i) {
+    Job job;
+    job.name = "j" + std::to_string(i);
+    job.submit_s = 100.0 + static_cast<double>(rng() % 700);
+    w.jobs.push_back(job);
+  }
+  std::vector<Job> expected = w.jobs;
+  std::stable_sort(expected.begin(), expected.end(), [](const Job& a, const Job& b) { return a.submit_s < b.submit_s; });
+  normalise_workload(w);
+  REQUIRE(w.jobs.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("position " << i);
+    REQUIRE(w.jobs[i].name == expected[i].name);
+    REQUIRE(w.jobs[i].id == i);
+    REQUIRE(w.jobs[i].submit_s == expected[i].submit_s - expected.front().submit_s);
+  }
+  // Already in order: kept as it is.
+  const std::vector<Job> sorted = w.jobs;
+  normalise_workload(w);
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    REQUIRE(w.jobs[i].name == sorted[i].name);
 }
