@@ -1,21 +1,20 @@
 #pragma once
-// Builds the SimGrid platform from the Topology graph through the s4u API: one zone per pod
-// (hosts for GPU nodes, routers for leaf and spine switches, one link per cable), and one
-// zone for the storage service, both under a root zone.
+// Builds the SimGrid platform from the Topology graph through the s4u API: one zone for the whole
+// cluster (FabricZone), with a host per GPU node and one for the storage service, a router per leaf
+// and spine switch, and a link per cable.
 //
-// Routing. Each pod's zone (PodFabricZone) works out minimal-hop routes from the cables when SimGrid
-// asks: two cables within a leaf, four across the spines, with the spine chosen by destination
-// (destination's index in its pod modulo the spine count, as InfiniBand D-mod-k routing does), so
-// cross-leaf traffic spreads over every spine instead of piling onto one. SimGrid's Floyd/Dijkstra
-// zones cannot do that: they send all traffic between two leaves through the same spine, and they
-// would route node-to-node traffic through the storage NICs of a pod (2 cables, shorter than 4);
-// its FullZone lists these routes but holds one per node pair (see PodFabricZone.hpp).
-// A router "<pod>-storage-gw" stands for the pod's side of the storage network: a node reaches it
-// through its own storage cable, or, without storage NICs, through its leaf, the spine picked as above
-// and that spine's storage cable. The root zone joins each pod gateway to the storage host through the
-// link "storage-service" (the aggregate bandwidth and latency of ClusterSpec::storage). Pods have no
-// fabric between them: a route from a node of pod A to a node of pod B goes through the storage
-// network (A's storage path, storage-service, B's storage path), as data staged through storage would.
+// Routing. The zone works out minimal-hop routes from the cables when SimGrid asks: two cables
+// within a leaf, four across the spines, with the spine chosen by destination (destination's index
+// in its pod modulo the spine count, as InfiniBand D-mod-k routing does), so cross-leaf traffic
+// spreads over every spine instead of piling onto one. SimGrid's Floyd/Dijkstra zones cannot do
+// that: they send all traffic between two leaves through the same spine, and they would route
+// node-to-node traffic through the storage NICs of a pod (2 cables, shorter than 4); its FullZone
+// lists these routes but holds one per node pair (see FabricZone.hpp). A node reaches storage
+// through its own storage cable, or, without storage NICs, through its leaf, the spine picked by
+// its own index and that spine's storage cable, then the link "storage-service" (the aggregate
+// bandwidth and latency of ClusterSpec::storage). Pods have no fabric between them: a route from a
+// node of pod A to a node of pod B goes up A's storage path, through storage-service and down B's,
+// as data staged through storage would.
 //
 // Under CableSharing::Duplex (the flows model) a leaf's cables to the spines are pooled into one link,
 // "<leaf>-uplinks", of their summed bandwidth: a node's traffic leaves through each of its NICs on a

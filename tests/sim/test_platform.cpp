@@ -4,6 +4,7 @@
 #include "sim/engine/PlatformBuilder.hpp"
 
 #include <catch2/catch.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <map>
@@ -101,6 +102,15 @@ TEST_CASE("one pod: hosts, routes over leaves and spines, storage path, link ban
     CHECK(route(platform.storage_host, hosts[3]).links ==
           Names{"storage-service", "t-spine1-storage", "t-leaf1-spine1", "t-n3-leaf1"});
     CHECK(platform.storage_service_link->get_bandwidth() == Approx(10e9));
+  }
+  { // switches are routers that no route starts or ends at
+    const auto* leaf = engine.netpoint_by_name_or_null("t-leaf1");
+    REQUIRE(leaf != nullptr);
+    std::vector<simgrid::kernel::resource::StandardLinkImpl*> links;
+    double latency = 0;
+    CHECK_THROWS_WITH(simgrid::kernel::routing::NetZoneImpl::get_global_route(hosts[0]->get_netpoint(), leaf, links,
+                                                                              &latency),
+                      Catch::Contains("no route from t-n0 to t-leaf1"));
   }
   { // every cable of the graph is a link of its bandwidth and latency
     const TopologyGraph& graph = topology.graph();
@@ -236,7 +246,7 @@ TEST_CASE("cross-leaf traffic spreads evenly over the spines", "[platform]")
 
 TEST_CASE("a 65,536-GPU pod builds without a route table; split-duplex routes go up, then down", "[platform]")
 {
-  // Routes are worked out on request (PodFabricZone), so the platform grows with the nodes, not with their
+  // Routes are worked out on request (FabricZone), so the platform grows with the nodes, not with their
   // pairs: a table of the 8,192^2 pairs would not fit in memory.
   sg4::Engine engine("test");
   PodSpec pod = tiny_pod("big", 8192, 0);

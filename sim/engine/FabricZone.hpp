@@ -1,0 +1,101 @@
+#pragma once
+// The routing of the whole cluster: one SimGrid zone that works each route out when SimGrid asks
+// for it, from tables of the cables, instead of holding a route per node pair.
+//
+// SimGrid's FullZone keeps a table of every pair, which grows with the square of the nodes: 2,048
+// nodes took 650 MB and 8,192 would not fit. Its FatTreeZone routes without a table but cannot
+// say what a pod here is: a last leaf with fewer nodes than the others, dedicated storage NICs
+// that give a node a second way out, a leaf's spine cables pooled into one link, and the spine
+// chosen by destination. And a zone per pod under a root zone, as the platform had, makes SimGrid
+// walk the zone tree twice for every storage flow (the route and, for cross traffic, the route
+// back), which cost a quarter of a run with checkpoints. One flat zone keeps the routes the
+// platform had (the same links in the same order, the same latencies added in the same order,
+// hence the same results) in memory linear in the nodes, at the cost of a few array reads per
+// lookup.
+//
+// Routes:
+// - node to node under one leaf: the two nodes' cables;
+// - node to node across leaves of a pod: the source's cable, its leaf's cable to the spine chosen
+//   by the destination (its index in the pod modulo the spine count, as InfiniBand D-mod-k routing
+//   does), that spine's cable down to the destination's leaf, the destination's cable;
+// - node to storage: the node's storage cable, or, without storage NICs, its compute cable, its
+//   leaf's cable to the spine chosen by the node itself and that spine's storage cable; then the
+//   storage service link. Storage to a node is that route backwards;
+// - node to a node of another pod: pods share no fabric, so up the first node's storage path,
+//   through the storage service, down the other's, as data staged through storage would go.
+// Latencies add up with the storage service's first, as SimGrid adds them over the zone tree.
+#include "models/cluster/Topology.hpp"
+
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simgrid::s4u {
+class Link;
+}
+
+namespace acmesim {
+
+class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
+public:
+  using LinkImpl = simgrid::kernel::resource::StandardLinkImpl;
+  using NetPoint = simgrid::kernel::routing::NetPoint;
+
+  // A cable as routes use it: what carries traffic going up (away from the node) and coming down.
+  // The same link for both on a shared cable, the two directions of a split-duplex one.
+  struct Cable {
+    LinkImpl* up = nullptr;
+    LinkImpl* down = nullptr;
+    double latency_s = 0;
+  };
+  // A cable of either kind: split-duplex links route by direction, the others carry both.
+  static Cable cable_of(simgrid::s4u::Link* link);
+
+  // The pods' leaf and spine counts, as the topology has them.
+  FabricZone(const std::string& name, const Topology& topology);
+
+  // Before seal(): every node in NodeId order, the switch cables, the storage host and service.
+  void add_node(const NetPoint* host, Cable to_leaf, const Cable* to_storage);
+  void set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable);
+  void set_spine_storage(int pod, std::size_t spine, Cable cable);
+  void set_storage(const NetPoint* host, Cable service);
+
+private:
+  struct Node {
+    std::uint32_t pod = 0;
+    std::uint32_t leaf = 0;  // within the pod
+    std::uint32_t index = 0; // within the pod
+    Cable to_leaf;
+    Cable to_storage; // up == nullptr: no storage NIC
+  };
+  struct Pod {
+    std::size_t spines = 0;
+    std::vector<Cable> leaf_spine;    // [leaf * spines + spine]
+    std::vector<Cable> spine_storage; // [spine], pods without storage NICs
+  };
+  using Route = simgrid::kernel::routing::Route;
+  static constexpr std::int32_t NOT_A_NODE = -1;
+
+  void get_local_route(const NetPoint* src, const NetPoint* dst, Route* into, double* latency) override;
+  std::int32_t node_index(const NetPoint* point) const;
+  void node_to_storage(const Node& node, Route* into, double* latency) const;
+  void storage_to_node(const Node& node, Route* into, double* latency) const;
+  const Cable& leaf_spine(const Node& node, std::size_t spine) const
+  {
+    const Pod& pod = pods_[node.pod];
+    return pod.leaf_spine[node.leaf * pod.spines + spine];
+  }
+  std::size_t spine_toward(const Node& node) const { return node.index % pods_[node.pod].spines; }
+
+  const Topology& topology_;
+  std::vector<Pod> pods_;
+  std::vector<Node> nodes_;                    // by NodeId
+  std::vector<std::int32_t> node_of_netpoint_; // by the netpoint's id in this zone
+  const NetPoint* storage_ = nullptr;
+  Cable service_;
+};
+
+} // namespace acmesim
