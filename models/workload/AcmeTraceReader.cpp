@@ -56,7 +56,9 @@ std::string_view split_csv_line(std::string_view line, std::vector<std::string_v
   scratch.clear();
   scratch.reserve(line.size());
   for (std::size_t pos = 0;;) {
-    const std::size_t first = std::min(line.find_first_not_of(" \t", pos), line.size());
+    std::size_t first = pos;
+    while (first < line.size() && (line[first] == ' ' || line[first] == '\t'))
+      ++first;
     if (first == line.size() || line[first] != '"') {
       const std::size_t comma = std::min(line.find(',', pos), line.size());
       fields.push_back(trim(line.substr(pos, comma - pos)));

@@ -154,6 +154,9 @@ bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == s
 
 std::string_view trim(std::string_view s)
 {
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  if (s.empty() || (!blank(s.front()) && !blank(s.back()))) // most fields: nothing to trim
+    return s;
   const std::size_t first = s.find_first_not_of(" \t");
   if (first == std::string_view::npos)
     return {};
