@@ -204,8 +204,8 @@ public:
     if (!log_.end_row())
       return false;
     job.name.assign(get(JobIdCol)); // strings last: bad rows cost no allocation
-    job.user.assign(get(UserCol));
-    job.home.assign(get(PodCol));
+    job.user = std::string(get(UserCol));
+    job.home = std::string(get(PodCol));
     return true;
   }
 

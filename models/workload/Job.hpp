@@ -3,6 +3,9 @@
 #include "models/common/EnumNames.hpp"
 #include "models/evaluation/EvalSpec.hpp"
 
+#include <boost/flyweight.hpp>
+#include <boost/flyweight/no_tracking.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,13 +36,19 @@ using JobId = std::uint32_t; // dense index into Workload::jobs, in submission o
 // unit or typing error, and GPU-seconds built from it would overflow to infinity.
 inline constexpr double MAX_TRACE_SECONDS = 1e9;
 
+// Text that many jobs share (a user, a home cluster), stored once for the process: each job holds
+// a pointer-sized handle instead of a string of its own, 56 bytes less per job (six months of Acme:
+// 900,000 jobs, a few hundred users). Read it with get(); values are never freed (no_tracking),
+// so copying a handle costs no reference count.
+using SharedText = boost::flyweight<std::string, boost::flyweights::no_tracking>;
+
 // A job not bound to a pod: it may run on any.
 inline constexpr int ANY_POD = -1;
 
 struct Job {
   JobId id = 0;
   std::string name; // identifier from the source (trace job_id), or "<Type>-<k>" when generated
-  std::string user;
+  SharedText user;
   JobType type = JobType::Other;
   int gpus = 0;        // 0 = CPU-only job: never takes GPUs
   int trace_nodes = 0; // node count recorded by the source (informational)
@@ -51,7 +60,7 @@ struct Job {
   // The cluster the job was recorded on or generated for ("seren", "kalos"; empty if unknown),
   // and the pod it is bound to: the pod of that name when pods are scheduled separately
   // (scheduler.pods: separate, resolved when the workload is loaded), ANY_POD otherwise.
-  std::string home;
+  SharedText home;
   int pod = ANY_POD;
   // The queueing delay the source recorded (an Acme trace's `queue`, a run's jobs.csv `wait_s`),
   // for statistics; < 0: none (the job never started, or the source has no such field).

@@ -109,7 +109,7 @@ public:
     job.type = JobType::Other;
     job.name.assign(fields_[JobNumber]); // strings last: bad rows cost no allocation
     if (fields_[UserId] != "-1")
-      job.user.assign(fields_[UserId]);
+      job.user = std::string(fields_[UserId]);
     return Outcome::Job;
   }
 

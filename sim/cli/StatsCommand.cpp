@@ -102,7 +102,7 @@ void keep_cluster(Workload& workload, const std::string& cluster, const std::str
 {
   std::set<std::string> homes;
   for (const Job& j : workload.jobs)
-    if (!j.home.empty())
+    if (!j.home.get().empty())
       homes.insert(j.home);
   std::erase_if(workload.jobs, [&](const Job& j) { return j.home != cluster; });
   if (workload.jobs.empty())

@@ -55,7 +55,7 @@ void bind_to_home_pods(const Scenario& scenario, Workload& workload)
       scenario.source, "scheduler.pods", "separate",
       "each job must run on the pod named after its home cluster, and " + std::to_string(homeless) +
           " GPU jobs cannot: the first, " + j.name +
-          (j.home.empty() ? ", has no home cluster" : ", is from cluster '" + j.home + "'") + "; the cluster's pods are " +
+          (j.home.get().empty() ? ", has no home cluster" : ", is from cluster '" + j.home.get() + "'") + "; the cluster's pods are " +
           join_names(names) + " (the acme generator's jobs and a run's jobs.csv have a home; other traces do not)"});
 }
 

@@ -121,7 +121,7 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
       leaves.push_back(topology.leaf_of(node));
     std::sort(leaves.begin(), leaves.end());
     const auto leaf_count = static_cast<std::size_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
-    row.field(job.name).comma().text(to_string(job.type)).comma().field(job.user).comma();
+    row.field(job.name).comma().text(to_string(job.type)).comma().field(job.user.get()).comma();
     row.integer(job.gpus).comma().integer(held.size()).comma().integer(job.cpus).comma().seconds(job.submit_s).comma();
     if (ran) {
       row.seconds(r.start_s).comma().seconds(r.end_s).comma();

@@ -24,7 +24,9 @@ class Fifo:
             self.kept.queue()  # a view of an earlier call: raises
         self.kept = view
         for job in view.queue():
-            allocation = view.place(view.job(job).gpus)
+            record = view.job(job)
+            assert isinstance(record.user, str) and isinstance(record.name, str), "job text is not str"
+            allocation = view.place(record.gpus)
             if allocation is None:
                 return
             view.start(job, allocation)

@@ -146,7 +146,7 @@ TEST_CASE("Seren fixture: jobs parsed, sorted by submission and rebased", "[trac
   CHECK(w.jobs[2].recorded_wait_s == 120.0);
   CHECK(w.jobs[3].recorded_wait_s == 0.0);
   CHECK(w.jobs[4].recorded_wait_s == 0.0);
-  CHECK(w.jobs[0].home.empty()); // an Acme trace names no cluster
+  CHECK(w.jobs[0].home.get().empty()); // an Acme trace names no cluster
 }
 
 TEST_CASE("A run's jobs.csv reads back: seconds, the pod as home, wait_s as the recorded delay", "[trace]")
@@ -170,7 +170,7 @@ TEST_CASE("A run's jobs.csv reads back: seconds, the pod as home, wait_s as the 
   CHECK(pretrain.recorded_wait_s == 15.0);
   CHECK(pretrain.home == "kalos");
   CHECK(w.jobs[2].cpu_only());
-  CHECK(w.jobs[2].home.empty());
+  CHECK(w.jobs[2].home.get().empty());
   // REJECTED (larger than any pod): never started, read as cancelled while pending.
   const Job& rejected = w.jobs[3];
   CHECK(rejected.user == "u,4");
@@ -231,7 +231,7 @@ TEST_CASE("Duration falls back to end - start, and is 0 for a job cancelled whil
   const Workload w = read_text(text);
   REQUIRE(w.jobs.size() == 4);
   CHECK(w.jobs[0].duration_s == 3600.0);
-  CHECK(w.jobs[0].user.empty());
+  CHECK(w.jobs[0].user.get().empty());
   CHECK(w.jobs[0].trace_nodes == 0);
   CHECK(w.jobs[0].cpus == 0);
   CHECK(w.jobs[1].duration_s == 0.0);

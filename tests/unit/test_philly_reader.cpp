@@ -42,7 +42,7 @@ TEST_CASE("Philly fixture: last attempt's GPUs, first start to last end, statuse
 
   const Job& failed = w.jobs[2];
   CHECK(failed.final_state == JobState::Failed);
-  CHECK(failed.user.empty()); // null user
+  CHECK(failed.user.get().empty()); // null user
   CHECK(failed.submit_s == 3540.0);
   CHECK(failed.duration_s == 630.0);
   CHECK(failed.gpus == 1);

@@ -59,7 +59,7 @@ TEST_CASE("SWF fixture: processors read as GPUs, statuses mapped, partial record
   CHECK(w.jobs[3].id == 3);
   CHECK(w.jobs[3].final_state == JobState::Failed);
   CHECK(w.jobs[3].duration_s == 50.5);
-  CHECK(w.jobs[3].user.empty()); // user id -1
+  CHECK(w.jobs[3].user.get().empty()); // user id -1
   CHECK(w.jobs[3].submit_s == 60.0);
 
   // Status -1 (unknown) replays as completed; a tab-indented line and a CRLF line read as well.
