@@ -38,7 +38,7 @@ FabricZone::Cable FabricZone::cable_of(simgrid::s4u::Link* link)
   return {link->get_impl(), link->get_impl(), link->get_latency()};
 }
 
-FabricZone::FabricZone(const std::string& name, const Topology& topology) : NetZoneImpl(name), topology_(topology)
+FabricZone::FabricZone(const std::string& name, const Topology& topology) : NetZoneImpl(name)
 {
   pods_.resize(topology.pod_count());
   for (std::size_t p = 0; p < pods_.size(); ++p) {
@@ -52,14 +52,14 @@ FabricZone::FabricZone(const std::string& name, const Topology& topology) : NetZ
   nodes_.reserve(topology.node_count());
 }
 
-void FabricZone::add_node(const NetPoint* host, Cable to_leaf, const Cable* to_storage)
+void FabricZone::add_node(const NetPoint* host, int pod, std::size_t leaf, std::size_t index, Cable to_leaf,
+                          const Cable* to_storage)
 {
   const auto id = static_cast<NodeId>(nodes_.size());
-  const int pod = topology_.pod_of(id);
   Node node;
   node.pod = static_cast<std::uint32_t>(pod);
-  node.leaf = topology_.leaf_of(id) - topology_.leaves_of_pod(pod).front();
-  node.index = id - topology_.first_node_of_pod(pod);
+  node.leaf = static_cast<std::uint32_t>(leaf);
+  node.index = static_cast<std::uint32_t>(index);
   node.to_leaf = to_leaf;
   if (to_storage != nullptr)
     node.to_storage = *to_storage;

@@ -54,11 +54,13 @@ public:
   // A cable of either kind: split-duplex links route by direction, the others carry both.
   static Cable cable_of(simgrid::s4u::Link* link);
 
-  // The pods' leaf and spine counts, as the topology has them.
+  // Sized for the topology's pods, leaves and spines (nothing of it is kept).
   FabricZone(const std::string& name, const Topology& topology);
 
-  // Before seal(): every node in NodeId order, the switch cables, the storage host and service.
-  void add_node(const NetPoint* host, Cable to_leaf, const Cable* to_storage);
+  // Before seal(): every node in NodeId order (the topology's; its pod, its leaf and index within
+  // the pod say where it is), the switch cables, the storage host and service.
+  void add_node(const NetPoint* host, int pod, std::size_t leaf, std::size_t index, Cable to_leaf,
+                const Cable* to_storage);
   void set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable);
   void set_spine_storage(int pod, std::size_t spine, Cable cable);
   void set_storage(const NetPoint* host, Cable service);
@@ -90,7 +92,6 @@ private:
   }
   std::size_t spine_toward(const Node& node) const { return node.index % pods_[node.pod].spines; }
 
-  const Topology& topology_;
   std::vector<Pod> pods_;
   std::vector<Node> nodes_;                    // by NodeId
   std::vector<std::int32_t> node_of_netpoint_; // by the netpoint's id in this zone

@@ -131,12 +131,15 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
   platform.compute_cables = cables.node_leaf;
   for (NodeId n = 0; n < topology.node_count(); ++n) {
     const NetPoint* host = platform.node_hosts[n]->get_netpoint();
+    const int pod = topology.pod_of(n);
+    const std::size_t leaf = topology.leaf_of(n) - topology.leaves_of_pod(pod).front();
+    const std::size_t index = n - topology.first_node_of_pod(pod);
     const FabricZone::Cable to_leaf = FabricZone::cable_of(cables.node_leaf[n]);
     if (cables.node_storage[n] != nullptr) {
       const FabricZone::Cable to_storage = FabricZone::cable_of(cables.node_storage[n]);
-      fabric->add_node(host, to_leaf, &to_storage);
+      fabric->add_node(host, pod, leaf, index, to_leaf, &to_storage);
     } else {
-      fabric->add_node(host, to_leaf, nullptr);
+      fabric->add_node(host, pod, leaf, index, to_leaf, nullptr);
     }
   }
 
