@@ -10,7 +10,7 @@ void normalise_workload(Workload& workload)
 {
   auto& jobs = workload.jobs;
   // Traces usually come in submission order; otherwise sort positions, not the jobs themselves
-  // (a Job is a few hundred bytes, a position eight), then move each job once into its place.
+  // (a Job is over a hundred bytes, a position eight), then move each job once into its place.
   const auto by_submit = [](const Job& a, const Job& b) { return a.submit_s < b.submit_s; };
   if (!std::is_sorted(jobs.begin(), jobs.end(), by_submit)) {
     std::vector<std::size_t> order(jobs.size());
