@@ -29,7 +29,7 @@ std::string format_number(double value)
 
 std::string csv_field(std::string_view text)
 {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos)
+  if (!needs_csv_quotes(text))
     return std::string(text);
   std::ostringstream out;
   out << std::quoted(text, '"', '"');

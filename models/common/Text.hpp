@@ -16,6 +16,11 @@ std::string format_number(double value);
 // A CSV field, quoted only when it holds a comma, a quote or a line break (RFC 4180: quotes
 // doubled), so that ordinary names stay bare.
 std::string csv_field(std::string_view text);
+// Whether csv_field quotes `text`: writers of large files copy the others as they are.
+inline bool needs_csv_quotes(std::string_view text)
+{
+  return text.find_first_of(",\"\n\r") != std::string_view::npos;
+}
 
 // "a, b, c", for messages: any range of strings.
 template <typename Range>

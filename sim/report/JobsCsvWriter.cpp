@@ -51,9 +51,7 @@ public:
   // Free text (names, users): quoted only when it holds a comma, a quote or a line break.
   CsvRows& field(std::string_view s)
   {
-    if (s.find_first_of(",\"\n\r") == std::string_view::npos)
-      return text(s);
-    return text(csv_field(s));
+    return needs_csv_quotes(s) ? text(csv_field(s)) : text(s);
   }
   CsvRows& comma()
   {
