@@ -1,13 +1,12 @@
 #pragma once
 // Numbers with a fixed count of decimals, written as printf's "%.Nf" and fmt's "{:.Nf}" write
-// them, only faster: the result files hold millions of them (jobs.csv, utilisation.csv), and
+// them, only faster: jobs.csv holds millions of them (a dozen per job), and
 // fmt's exact fixed-precision path costs about 75 ns a number. Here the binary value is scaled
 // by 10^N in 128-bit integers, exactly, and rounded to nearest with ties to even, which is what
 // the exact path does, so the text is the same byte for byte (tests/unit/test_fixed_decimal.cpp
 // compares them over millions of values and every kind of tie).
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <iterator>
 
@@ -42,18 +41,3 @@ void append_fixed(Buffer& out, Fixed fixed)
 }
 
 } // namespace acmesim
-
-// fmt::format("{}", Fixed{x, 3}) is fmt::format("{:.3f}", x).
-template <>
-struct fmt::formatter<acmesim::Fixed> {
-  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
-  template <typename Context>
-  auto format(const acmesim::Fixed& fixed, Context& ctx) const
-  {
-    if (!acmesim::has_fast_fixed(fixed))
-      return fmt::format_to(ctx.out(), "{:.{}f}", fixed.value, fixed.decimals);
-    char text[acmesim::FIXED_TEXT_MAX];
-    const std::size_t length = acmesim::write_fixed(text, fixed);
-    return std::copy_n(text, length, ctx.out());
-  }
-};

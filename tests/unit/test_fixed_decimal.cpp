@@ -15,7 +15,12 @@ using namespace acmesim;
 
 namespace {
 
-std::string fast(double value, int decimals) { return fmt::format("{}", Fixed{value, decimals}); }
+std::string fast(double value, int decimals)
+{
+  std::string text;
+  append_fixed(text, Fixed{value, decimals});
+  return text;
+}
 std::string exact(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 
 // Counts the values whose text differs, showing the first few.
