@@ -2,6 +2,7 @@
 
 #include "sim/engine/FlowModel.hpp"
 
+#include <boost/container_hash/hash.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -54,13 +55,12 @@ struct LinkLoads::Impl {
   // and restart. Only the pairs that carried a flow are kept: a table of every pair would grow
   // with the square of the cluster (8 GB at 65,536 GPUs). Flows point into the map, whose
   // elements stay where they are as it grows.
-  std::unordered_map<const sg4::Host*, std::size_t> host_index;
-  std::size_t hosts = 0;
-  std::unordered_map<std::size_t, Route> routes; // by from * hosts + to
+  using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
+  std::unordered_map<HostPair, Route, boost::hash<HostPair>> routes;
 
   const Route& route(const sg4::Host* from, const sg4::Host* to)
   {
-    const auto [it, added] = routes.try_emplace(host_index.at(from) * hosts + host_index.at(to));
+    const auto [it, added] = routes.try_emplace(HostPair{from, to});
     if (added) {
       std::vector<sg4::Link*> hops;
       from->route_to(to, hops, nullptr);
@@ -94,8 +94,6 @@ struct LinkLoads::Impl {
 
 LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
 {
-  for (const sg4::Host* host : sg4::Engine::get_instance()->get_all_hosts())
-    impl_->host_index.emplace(host, impl_->hosts++);
   std::vector<sg4::Link*> all = sg4::Engine::get_instance()->get_all_links();
   std::sort(all.begin(), all.end(), [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
   for (sg4::Link* link : all) {
