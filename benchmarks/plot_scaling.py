@@ -26,8 +26,9 @@ def slope(xs, ys):
 def main(csv_path, svg_path):
     with open(csv_path, newline="") as f:
         rows = list(csv.DictReader(f))
+    job_runs_gpus = int(next(r["gpus"] for r in rows if r["series"] == "jobs"))
     series = {
-        "jobs": ("jobs", "jobs (Acme, 4,704 GPUs)"),
+        "jobs": ("jobs", f"jobs (Acme, {job_runs_gpus:,} GPUs)"),
         "cluster": ("gpus", "GPUs (same load per GPU, 30 days)"),
     }
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))

@@ -20,7 +20,7 @@ echo "trace: $(($(wc -l <"$trace") - 1)) jobs, $(du -m "$trace" | cut -f1) MB"
 
 # Seconds and peak KB of one whole process, pinned to one core.
 measure() {
-  taskset -c 0 /usr/bin/time -f "%e %M" -o "$out/time" "$@" >/dev/null 2>&1
+  on_one_core "$@" >/dev/null 2>&1
   cat "$out/time"
 }
 reference() { measure "$REFERENCE" "$trace" "$out/reference.csv"; }

@@ -15,3 +15,6 @@ if [[ -z "${ACMESIM:-}" ]]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# Runs a command pinned to one core; its wall seconds and peak RSS in KB go to $out/time as
+# "SECONDS KB" (the whole process, as /usr/bin/time measures it).
+on_one_core() { taskset -c 0 /usr/bin/time -f "%e %M" -o "$out/time" "$@"; }

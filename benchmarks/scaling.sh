@@ -2,9 +2,10 @@
 # How acmesim's cost grows with the number of jobs and with the size of the cluster, on the
 # workload of benchmarks/acme-6months.yaml (easy-backfill, network model on), one core:
 # - jobs: the same cluster (Acme, 4,704 GPUs) over longer windows, for about 1, 2 and 4 million jobs;
-# - cluster: Acme's two pods scaled to 4,704, 16,384 and 65,536 GPUs (nodes split between them as
-#   Acme's are), every arrival rate scaled with the GPUs so the load stays the same, 30 days; and the
-#   same with the network model off, which separates our own cost from SimGrid's.
+# - cluster: Acme's two pods scaled to 4,704, 16,384 and 65,536 GPUs (benchmarks/scale_scenario.py:
+#   nodes split as Acme's are, storage and every arrival rate scaled with the GPUs so the load per
+#   GPU stays the same), 30 days; and the same with the network model off, which separates our
+#   own cost from SimGrid's.
 # Prints one line per run and the fitted growth exponents; writes the figures to
 # benchmarks/scaling.csv and the plot to benchmarks/scaling.svg.
 # Usage: benchmarks/scaling.sh [BUILD_DIR]   (default build-bench)
@@ -14,40 +15,37 @@ source benchmarks/release-build.sh
 
 scenario=benchmarks/acme-6months.yaml
 csv=benchmarks/scaling.csv
-# The scenario's arrival rates, per hour (benchmarks/acme-6months.yaml).
-declare -A rate=([Pretrain]=4 [Eval]=70 [SFT]=16 [MLLM]=3.2 [Debug]=2 [Other]=108)
 
 # One run: prints "jobs seconds megabytes" of the whole process.
 measure() {
-  taskset -c 0 /usr/bin/time -f "%e %M" -o "$out/time" "$ACMESIM" run "$scenario" --out "$out/run" "$@" \
-    >"$out/stdout" 2>/dev/null
+  on_one_core "$ACMESIM" run "$scenario" --out "$out/run" "$@" >"$out/stdout" 2>/dev/null
   local jobs
   jobs=$(awk '$1 == "jobs" { print $2; exit }' "$out/stdout")
   read -r seconds kb <"$out/time"
   echo "$jobs $seconds $((kb / 1024))"
 }
 
+# The scenario as acmesim reads it (summary.json echoes it): what scale_scenario.py scales.
+"$ACMESIM" run "$scenario" --set workload.synthetic.days=0.001 --set network.model=off --out "$out/echo" --quiet >/dev/null
+gpus=$(/usr/bin/python3 -c 'import json, sys
+print(sum(p["nodes"] * p["gpus_per_node"] for p in json.load(open(sys.argv[1]))["scenario"]["cluster"]["pods"]))' \
+  "$out/echo/summary.json")
+
 echo "series,gpus,days,jobs,seconds,peak_rss_mb" >"$csv.tmp"
 for days in 205 410 821; do # about 1, 2 and 4 million jobs
   read -r jobs seconds mb < <(measure --set workload.synthetic.days=$days)
-  echo "jobs: 4704 GPUs, $days days: $jobs jobs in $seconds s, $mb MB"
-  echo "jobs,4704,$days,$jobs,$seconds,$mb" >>"$csv.tmp"
+  echo "jobs: $gpus GPUs, $days days: $jobs jobs in $seconds s, $mb MB"
+  echo "jobs,$gpus,$days,$jobs,$seconds,$mb" >>"$csv.tmp"
 done
-for nodes in 588 2048 8192; do
-  seren=$(((nodes * 286 + 294) / 588)) # Acme's split: 286 Seren nodes to 302 Kalos nodes
-  kalos=$((nodes - seren))
-  scale=$(awk -v n="$nodes" 'BEGIN { print n / 588 }')
-  args=(--set workload.synthetic.days=30
-    --set "cluster={pods: [{preset: seren, nodes: $seren, fabric: {spine_radix: 0}}, {preset: kalos, nodes: $kalos, fabric: {spine_radix: 0}}], storage: {bandwidth_GBps: $((nodes))}}")
-  for type in "${!rate[@]}"; do
-    args+=(--set "workload.synthetic.types.$type.arrivals_per_hour=$(awk -v r="${rate[$type]}" -v s="$scale" 'BEGIN { print r * s }')")
-  done
+for target in "$gpus" 16384 65536; do
+  mapfile -t args < <(/usr/bin/python3 benchmarks/scale_scenario.py "$out/echo/summary.json" "$target")
+  args+=(--set workload.synthetic.days=30)
   read -r jobs seconds mb < <(measure "${args[@]}")
-  echo "cluster: $((nodes * 8)) GPUs, 30 days: $jobs jobs in $seconds s, $mb MB"
-  echo "cluster,$((nodes * 8)),30,$jobs,$seconds,$mb" >>"$csv.tmp"
+  echo "cluster: $target GPUs, 30 days: $jobs jobs in $seconds s, $mb MB"
+  echo "cluster,$target,30,$jobs,$seconds,$mb" >>"$csv.tmp"
   read -r jobs seconds mb < <(measure "${args[@]}" --set network.model=off)
-  echo "cluster, network model off: $((nodes * 8)) GPUs, 30 days: $jobs jobs in $seconds s, $mb MB"
-  echo "cluster-network-off,$((nodes * 8)),30,$jobs,$seconds,$mb" >>"$csv.tmp"
+  echo "cluster, network model off: $target GPUs, 30 days: $jobs jobs in $seconds s, $mb MB"
+  echo "cluster-network-off,$target,30,$jobs,$seconds,$mb" >>"$csv.tmp"
 done
 mv "$csv.tmp" "$csv"
 /usr/bin/python3 benchmarks/plot_scaling.py "$csv" benchmarks/scaling.svg
