@@ -10,6 +10,7 @@
 #include "sim/experiment/CompareReport.hpp"
 #include "sim/experiment/SweepRunner.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/JsonText.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -185,7 +186,7 @@ int cmd_compare(const std::vector<std::string>& args)
   }
   const auto metrics = compare_metrics(a_runs, b_runs, c.confidence);
   AtomicFile json(out / "compare.json");
-  json.stream() << compare_json(c.a, c.b, seeds, c.confidence, metrics).dump(2) << '\n';
+  write_json(json.stream(), compare_json(c.a, c.b, seeds, c.confidence, metrics));
   json.commit();
   std::cout << compare_table(c.a, c.b, seeds.size(), c.confidence, metrics)
             << fmt::format("results      {}/compare.json, runs in {}/runs/\n", out.string(), out.string());

@@ -14,6 +14,7 @@
 #include "sim/experiment/PlanSpec.hpp"
 #include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/JsonText.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -192,7 +193,7 @@ int cmd_plan(const std::vector<std::string>& args)
   runner.gather();
   const PlanOutcome outcome = conclude_plan(plan, std::move(judged), search.rounds());
   AtomicFile json(out / "plan.json");
-  json.stream() << plan_json(plan, outcome).dump(2) << '\n';
+  write_json(json.stream(), plan_json(plan, outcome));
   json.commit();
   std::cout << fmt::format("plan '{}': {} candidates of {} in {} rounds, {} runs{}; {}/plan.json\n", plan.name,
                            outcome.candidates.size(), plan.candidate_count(), outcome.rounds, outcome.runs,

@@ -13,6 +13,7 @@
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/report/JsonText.hpp"
 #include "sim/report/TraceStatsReport.hpp"
 
 #include <boost/program_options.hpp>
@@ -138,7 +139,7 @@ int cmd_workload_stats(const std::vector<std::string>& args)
     report = compare_with_published(stats, *published);
   const TraceStatsSource source{options->trace, options->format};
   if (options->json)
-    std::cout << trace_stats_json(source, stats, report ? &*report : nullptr).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    write_json(std::cout, trace_stats_json(source, stats, report ? &*report : nullptr));
   else
     print_trace_stats_text(std::cout, source, stats, published, report ? &*report : nullptr);
   return EXIT_OK;

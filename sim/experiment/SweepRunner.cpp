@@ -4,6 +4,7 @@
 #include "models/common/Text.hpp"
 #include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/JsonText.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -43,10 +44,10 @@ std::optional<SortedJson> read_json(const fs::path& path)
   }
 }
 
-void write_json(const fs::path& path, const SortedJson& j)
+void write_json_file(const fs::path& path, const SortedJson& j)
 {
   AtomicFile file(path);
-  file.stream() << j.dump(2) << '\n';
+  write_json(file.stream(), j);
   file.commit();
 }
 
@@ -103,7 +104,7 @@ void prepare_point(const fs::path& out, const SweepSpec& spec, const SweepPoint&
   fs::create_directories(dir);
   fs::remove(dir / "status.json");
   fs::remove(dir / "summary.json"); // a failed retry must not leave the old one looking current
-  write_json(dir / "point.json", point_description(spec, point));
+  write_json_file(dir / "point.json", point_description(spec, point));
 }
 
 ChildCommand run_process(const std::string& acmesim, const std::string& scenario,
@@ -134,7 +135,7 @@ ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
 
 void write_run_status(const fs::path& dir, const ChildExit& exit)
 {
-  write_json(dir / "status.json", SortedJson{{"exit_code", exit.code},
+  write_json_file(dir / "status.json", SortedJson{{"exit_code", exit.code},
                                        {"signal", exit.signalled ? SortedJson(exit.signal) : SortedJson(nullptr)},
                                        {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}});
 }

@@ -5,6 +5,7 @@
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/report/AtomicFile.hpp"
 #include "sim/report/ResultsDir.hpp"
+#include "sim/report/JsonText.hpp"
 
 namespace acmesim {
 
@@ -37,7 +38,7 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
   // Last: its presence says the set is whole. Paths in the scenario may not be UTF-8: such bytes
   // are replaced rather than failing after the run.
   write_file(dir, result_file::SUMMARY, [&](std::ostream& out) {
-    out << Json(summary).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+    write_json(out, Json(summary));
   });
 }
 
