@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,8 @@ std::string csv_field(std::string_view text);
 // Whether csv_field quotes `text`: writers of large files copy the others as they are.
 inline bool needs_csv_quotes(std::string_view text)
 {
-  return text.find_first_of(",\"\n\r") != std::string_view::npos;
+  // One pass; find_first_of would search the four characters for every byte of the text.
+  return std::any_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"' || c == '\n' || c == '\r'; });
 }
 
 // "a, b, c", for messages: any range of strings.

@@ -1,5 +1,7 @@
 #include "sim/report/Statistics.hpp"
 
+#include <boost/sort/spreadsort/float_sort.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -20,7 +22,10 @@ SampleStats summarise(std::vector<double> values)
   s.count = values.size();
   if (values.empty())
     return s;
-  std::sort(values.begin(), values.end());
+  // A radix sort: a six-month run sorts a million waits and JCTs, twice over, and this takes a
+  // third of std::sort's time. The order is the same (the values are never NaN), and with it the
+  // sum, added in sorted order.
+  boost::sort::spreadsort::float_sort(values.begin(), values.end());
   double sum = 0;
   for (double v : values)
     sum += v;
