@@ -1,5 +1,6 @@
 // summary.json is written and read back through the same field declarations: every golden summary
 // of a shipped scenario reads into a RunSummary and writes back byte for byte.
+#include "sim/report/JsonText.hpp"
 #include "sim/report/RunSummary.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,7 +25,9 @@ TEST_CASE("every golden summary.json reads into a RunSummary and writes back unc
     std::stringstream text;
     text << in.rdbuf();
     const RunSummary summary = run_summary_from_json(Json::parse(text.str()));
-    CHECK(Json(summary).dump(2, ' ', false, Json::error_handler_t::replace) + "\n" == text.str());
+    std::ostringstream written;
+    write_json(written, Json(summary));
+    CHECK(written.str() == text.str());
     CHECK(read_run_summary(entry.path()).makespan_s == summary.makespan_s);
   }
   CHECK(count >= 9);
@@ -38,4 +41,19 @@ TEST_CASE("a statistic of an empty sample is null, and reads back as empty")
   const TimesByType back = json.get<TimesByType>();
   CHECK_FALSE(back.all.mean.has_value());
   CHECK(back.by_type.empty());
+}
+
+TEST_CASE("JSON documents are written indented, and bytes that are not UTF-8 become U+FFFD")
+{
+  const Json document{{"name", "seren"}, {"path", "runs/\xff-week"}, {"counts", {1, 2}}};
+  std::ostringstream written;
+  write_json(written, document);
+  CHECK(written.str() == "{\n"
+                         "  \"name\": \"seren\",\n"
+                         "  \"path\": \"runs/\xEF\xBF\xBD-week\",\n"
+                         "  \"counts\": [\n"
+                         "    1,\n"
+                         "    2\n"
+                         "  ]\n"
+                         "}\n");
 }
