@@ -135,9 +135,10 @@ ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
 
 void write_run_status(const fs::path& dir, const ChildExit& exit)
 {
-  write_json_file(dir / "status.json", SortedJson{{"exit_code", exit.code},
-                                       {"signal", exit.signalled ? SortedJson(exit.signal) : SortedJson(nullptr)},
-                                       {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}});
+  write_json_file(dir / "status.json",
+                  SortedJson{{"exit_code", exit.code},
+                             {"signal", exit.signalled ? SortedJson(exit.signal) : SortedJson(nullptr)},
+                             {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}});
 }
 
 void run_points_locally(const std::vector<fs::path>& dirs, std::size_t parallel, const std::string& acmesim,

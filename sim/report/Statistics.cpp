@@ -23,8 +23,8 @@ SampleStats summarise(std::vector<double> values)
   if (values.empty())
     return s;
   // A radix sort: a six-month run sorts a million waits and JCTs, twice over, and this takes a
-  // third of std::sort's time. The order is the same (the values are never NaN), and with it the
-  // sum, added in sorted order.
+  // third of std::sort's time. The order is the same (the values are never NaN or -0), and with it
+  // the sum, added in sorted order.
   boost::sort::spreadsort::float_sort(values.begin(), values.end());
   double sum = 0;
   for (double v : values)
