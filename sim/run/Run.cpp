@@ -21,12 +21,12 @@ std::vector<int> largest_fits(const Topology& topology, int spares)
 
 void check_setup(const Workload& workload, const RunSetup& setup)
 {
-  if (setup.failures && (!setup.recovery || !setup.failure_spec || !setup.transfers))
-    throw std::logic_error("failures need a recovery policy, their spec and a transfer service");
-  if (setup.checkpoint && setup.checkpoint->enabled && !setup.transfers)
-    throw std::logic_error("checkpoints need a transfer service");
-  if (!workload.eval_chunks.empty() && (!setup.transfers || !setup.evaluation))
-    throw std::logic_error("evaluation trials need a transfer service and their spec");
+  if (moves_storage_data(workload, setup) && !setup.transfers)
+    throw std::logic_error("failures, checkpoints and evaluation trials need a transfer service");
+  if (setup.failures && (!setup.recovery || !setup.failure_spec))
+    throw std::logic_error("failures need a recovery policy and their spec");
+  if (!workload.eval_chunks.empty() && !setup.evaluation)
+    throw std::logic_error("evaluation trials need their spec");
 }
 
 TrainingSetup training_setup(const RunSetup& setup, TrialGroups& trials)
@@ -40,6 +40,11 @@ TrainingSetup training_setup(const RunSetup& setup, TrialGroups& trials)
 }
 
 } // namespace
+
+bool moves_storage_data(const Workload& workload, const RunSetup& setup)
+{
+  return setup.failures || (setup.checkpoint && setup.checkpoint->enabled) || !workload.eval_chunks.empty();
+}
 
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
     : records_(topology, workload.jobs.size(), setup.utilisation_bin_s, setup.timeline)

@@ -43,6 +43,11 @@ struct RunSetup {
   bool timeline = false;        // record who held which GPU when (timeline.json)
 };
 
+// Whether a run with this setup moves data to or from storage (checkpoints, the restarts after
+// failures, evaluation trials' model loads), so that it needs `setup.transfers`. With neither
+// that nor the network model on, a run never asks anything of the engine but to keep time.
+bool moves_storage_data(const Workload& workload, const RunSetup& setup);
+
 // How the run loop went: for summary.json's "engine" section.
 struct EngineCounters {
   std::uint64_t scheduler_calls = 0;

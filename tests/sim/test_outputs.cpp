@@ -1,4 +1,6 @@
 // Result files of a small run, checked after parsing.
+#include "sim/config/ScenarioLoader.hpp"
+#include "sim/engine/WorkloadLoader.hpp"
 #include "sim/report/Reports.hpp"
 #include "tests/support/SimRun.hpp"
 
@@ -73,4 +75,29 @@ TEST_CASE("jobs.csv and summary.json of a hand-computed run")
   CHECK(s["scenario"]["scheduler"]["name"] == "fifo");
   CHECK(s["scenario"]["cluster"]["pods"][0]["nodes"] == 3);
   std::filesystem::remove_all(dir);
+}
+
+// A run that asks nothing of the platform keeps time itself (Simulation.hpp); on SimGrid's timer
+// instead, every result file is the same, byte for byte. Three days of the default scenario on
+// Kalos: thousands of jobs of every type, queueing under EASY backfill.
+TEST_CASE("a run without storage flows or the network model gives the same results with SimGrid keeping time")
+{
+  const Scenario scenario = load_default_scenario({"network.model=off"});
+  const Workload workload = load_workload(scenario);
+  REQUIRE(workload.jobs.size() > 1000);
+  RunOptions on_simgrid;
+  on_simgrid.always_on_simgrid = true;
+  const RunResult itself = run_simulation(scenario, workload);
+  const RunResult timed = run_simulation(scenario, workload, on_simgrid);
+
+  const auto base = std::filesystem::temp_directory_path() / ("acmesim-test-clocks-" + std::to_string(::getpid()));
+  write_results(base / "itself", scenario, itself, summarise_run(scenario, workload, itself));
+  write_results(base / "simgrid", scenario, timed, summarise_run(scenario, workload, timed));
+  for (const char* file : {"jobs.csv", "utilisation.csv", "summary.json"}) {
+    INFO(file);
+    const std::string text = read_file(base / "itself" / file);
+    CHECK(text.size() > 1000);
+    CHECK(text == read_file(base / "simgrid" / file));
+  }
+  std::filesystem::remove_all(base);
 }
