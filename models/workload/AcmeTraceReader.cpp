@@ -286,17 +286,17 @@ private:
 
 // Line reading is shared with the other trace readers.
 using trace_io::is_blank;
-using trace_io::next_line;
 using trace_io::throw_if_read_error;
 
 void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace_io::BadRowLog& log,
                     CsvSchema schema)
 {
   const std::string& source = input.source;
-  std::string line;
+  trace_io::LineReader lines(input.in);
+  std::string_view line;
   std::size_t line_no = 0;
   bool have_header = false;
-  while (!have_header && next_line(input.in, line, line_no))
+  while (!have_header && lines.next(line, line_no))
     have_header = !is_blank(line);
   throw_if_read_error(input.in, source);
   if (!have_header)
@@ -312,7 +312,7 @@ void read_acme_jobs(const trace_io::TraceInput& input, Workload& workload, trace
   const Columns cols = find_columns(fields, source, line_no, schema);
 
   RowParser parser(cols, source, log);
-  while (next_line(input.in, line, line_no)) {
+  while (lines.next(line, line_no)) {
     if (is_blank(line))
       continue;
     // Rows of one trace have similar lengths, so the first one predicts the row count.

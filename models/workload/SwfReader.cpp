@@ -193,10 +193,11 @@ bool is_comment(std::string_view line)
 void read_swf_jobs(const trace_io::TraceInput& input, Workload& workload, BadRowLog& log, UnknownPolicy on_unknown)
 {
   RowParser parser(log, input.source, on_unknown, workload.dropped_unknown);
-  std::string line;
+  trace_io::LineReader lines(input.in);
+  std::string_view line;
   std::size_t line_no = 0;
   bool any_line = false;
-  while (trace_io::next_line(input.in, line, line_no)) {
+  while (lines.next(line, line_no)) {
     if (trace_io::is_blank(line))
       continue;
     any_line = true;

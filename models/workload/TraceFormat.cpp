@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 
 namespace acmesim {
@@ -148,6 +149,46 @@ bool next_line(std::istream& in, std::string& line, std::size_t& line_no)
   if (!line.empty() && line.back() == '\r')
     line.pop_back();
   return true;
+}
+
+bool LineReader::next(std::string_view& line, std::size_t& line_no)
+{
+  std::size_t searched = begin_; // bytes before this hold no line break
+  for (;;) {
+    const char* const first = block_.data() + begin_;
+    if (const void* found = std::memchr(block_.data() + searched, '\n', end_ - searched)) {
+      const auto length = static_cast<std::size_t>(static_cast<const char*>(found) - first);
+      line = std::string_view(first, length);
+      begin_ += length + 1;
+      break;
+    }
+    const std::size_t unread = end_ - begin_;
+    if (!refill()) {
+      if (unread == 0)
+        return false;
+      line = std::string_view(block_.data() + begin_, unread); // a last line without a line break
+      begin_ = end_;
+      break;
+    }
+    searched = unread; // refill moved the unread bytes to the front
+  }
+  ++line_no;
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  return true;
+}
+
+bool LineReader::refill()
+{
+  const std::size_t unread = end_ - begin_;
+  std::memmove(block_.data(), block_.data() + begin_, unread);
+  begin_ = 0;
+  end_ = unread;
+  if (end_ == block_.size())
+    block_.resize(block_.size() * 2);
+  in_.read(block_.data() + end_, static_cast<std::streamsize>(block_.size() - end_));
+  end_ += static_cast<std::size_t>(in_.gcount());
+  return end_ > unread;
 }
 
 bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }

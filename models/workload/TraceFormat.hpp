@@ -110,7 +110,30 @@ private:
 };
 
 // Next physical line without its line ending ("\n" or "\r\n"); false at the end of the input.
+// For the small inputs (an SWF header, a failure list); the trace readers use LineReader.
 bool next_line(std::istream& in, std::string& line, std::size_t& line_no);
+
+// The lines of a trace, as next_line reads them, but a block at a time: each line is a view into
+// the block instead of a copy (a six-month trace has 800,000 lines).
+class LineReader {
+public:
+  explicit LineReader(std::istream& in) : in_(in), block_(BLOCK_BYTES) {}
+
+  // Next physical line without its line ending; false at the end of the input. The view is
+  // valid until the next call.
+  bool next(std::string_view& line, std::size_t& line_no);
+
+private:
+  static constexpr std::size_t BLOCK_BYTES = std::size_t{1} << 20;
+  // Moves the unread rest to the front and reads more after it (a larger block for a line longer
+  // than the block); false if the input has nothing more.
+  bool refill();
+
+  std::istream& in_;
+  std::vector<char> block_;
+  std::size_t begin_ = 0; // the unread bytes are [begin_, end_)
+  std::size_t end_ = 0;
+};
 bool is_blank(std::string_view line); // only spaces and tabs
 std::string_view trim(std::string_view s);
 // The whole rest of the stream; `size_hint` (bytes, 0 if unknown) saves reallocations.

@@ -2,7 +2,6 @@
 
 #include "models/workload/TraceFormat.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -20,11 +19,16 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // Reads exactly `n` digits at `pos`: shorter or longer digit runs make a malformed field.
 bool take_digits(std::string_view s, std::size_t& pos, std::size_t n, int& out)
 {
-  if (pos + n > s.size() || !std::all_of(s.begin() + pos, s.begin() + pos + n, is_digit))
+  if (pos + n > s.size())
     return false;
-  out = 0;
-  for (const std::size_t end = pos + n; pos < end; ++pos)
-    out = out * 10 + (s[pos] - '0');
+  int value = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (!is_digit(s[i]))
+      return false;
+    value = value * 10 + (s[i] - '0');
+  }
+  out = value;
+  pos += n;
   return true;
 }
 

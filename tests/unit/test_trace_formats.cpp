@@ -173,3 +173,49 @@ TEST_CASE("reserve_for_lines makes room once, for the jobs the input's size pred
   CHECK(short_lines.capacity() >= 216);
   CHECK(short_lines.capacity() < 10'000 / 4);
 }
+
+namespace {
+// Every line LineReader gives for `text`, with its line number.
+std::vector<std::pair<std::size_t, std::string>> lines_read(const std::string& text)
+{
+  std::istringstream in(text);
+  trace_io::LineReader reader(in);
+  std::vector<std::pair<std::size_t, std::string>> lines;
+  std::string_view line;
+  std::size_t line_no = 0;
+  while (reader.next(line, line_no))
+    lines.emplace_back(line_no, std::string(line));
+  return lines;
+}
+} // namespace
+
+TEST_CASE("LineReader gives the lines next_line gives, over block boundaries and past the block size", "[formats]")
+{
+  CHECK(lines_read("").empty());
+  using Lines = std::vector<std::pair<std::size_t, std::string>>;
+  CHECK(lines_read("a,b\r\n\n  \nlast") == Lines{{1, "a,b"}, {2, ""}, {3, "  "}, {4, "last"}});
+  CHECK(lines_read("one\n") == Lines{{1, "one"}});
+  CHECK(lines_read("\r\n") == Lines{{1, ""}});
+
+  // Three megabytes of lines of every length up to 300 bytes, a 2.5 MB line (longer than a block)
+  // and a last line without its line break: the same lines as next_line reads, one by one.
+  std::string text;
+  for (std::size_t i = 0; text.size() < (std::size_t{3} << 20); ++i)
+    text += std::string(i % 301, static_cast<char>('a' + i % 26)) + (i % 7 == 0 ? "\r\n" : "\n");
+  text += std::string((std::size_t{5} << 19), 'x') + "\n" + "tail";
+  const auto lines = lines_read(text);
+  std::istringstream in(text);
+  std::string expected;
+  std::size_t expected_no = 0;
+  std::size_t count = 0;
+  for (const auto& [line_no, line] : lines) {
+    REQUIRE(trace_io::next_line(in, expected, expected_no));
+    REQUIRE(line_no == expected_no);
+    REQUIRE(line == expected);
+    ++count;
+  }
+  CHECK_FALSE(trace_io::next_line(in, expected, expected_no));
+  CHECK(count > 20000);
+  CHECK(lines.back().second == "tail");
+  CHECK(lines[lines.size() - 2].second.size() == (std::size_t{5} << 19));
+}
