@@ -139,7 +139,8 @@ int cmd_run(const std::vector<std::string>& args)
                                                           : std::vector<std::string>{});
   const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "results/" + scenario.name;
   const auto load_start = std::chrono::steady_clock::now();
-  const Workload workload = load_workload(scenario);
+  const auto loaded = std::make_shared<const Workload>(load_workload(scenario));
+  const Workload& workload = *loaded;
   log_info(fmt::format("workload: {} jobs from {} in {:.3f} s", workload.jobs.size(), workload.source,
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count()));
   if (workload.jobs.empty())
@@ -151,7 +152,9 @@ int cmd_run(const std::vector<std::string>& args)
   // From here the directory holds no earlier run's results: a run that fails or is killed leaves
   // nothing that looks whole.
   clear_results(out);
-  return run_scenario(scenario, workload, out, verbosity);
+  const int exit_code = run_scenario(scenario, workload, out, verbosity);
+  keep_until_exit(loaded);
+  return exit_code;
 }
 
 int cmd_validate(const std::vector<std::string>& args)

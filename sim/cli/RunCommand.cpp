@@ -18,6 +18,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 namespace acmesim {
 
@@ -231,6 +232,12 @@ void check_inputs_apart_from_results(const Scenario& scenario, const std::string
   }
 }
 
+void keep_until_exit(std::shared_ptr<const void> owned)
+{
+  static auto* const kept = new std::vector<std::shared_ptr<const void>>();
+  kept->push_back(std::move(owned));
+}
+
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)
 {
   log_info(fmt::format("scenario '{}': {} jobs on {} ({} GPUs), scheduler {}", scenario.name, workload.jobs.size(),
@@ -252,7 +259,7 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   options.engine_logs = verbosity == Verbosity::Verbose;
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
     options.progress = progress_printer();
-  const RunResult result = run_simulation(scenario, workload, options);
+  RunResult result = run_simulation(scenario, workload, options);
   if (result.run->jobs().rejected_count() > 0)
     log_warn(fmt::format("{} jobs ask for more GPUs than any pod has; they were rejected and are reported as "
                          "REJECTED in jobs.csv",
@@ -270,6 +277,7 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
                        static_cast<double>(result.run->jobs().count()) / wall,
                        result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
   print_summary(summary, scenario, out_dir);
+  keep_until_exit(std::move(result.run)); // a record per job
   return EXIT_OK;
 }
 
