@@ -20,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace acmesim {
 
@@ -192,7 +193,7 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   }
   setup.transfers = &transfers;
   setup.rings = &rings;
-  result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, setup);
+  result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, std::move(setup));
 
   TimerDriver timer_driver(*result.run, options, workload.jobs.size(), loads ? &*loads : nullptr);
   driver = &timer_driver;
@@ -210,10 +211,9 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
 // SimGrid, whose timer would fire at exactly these times; this saves SimGrid's work per step
 // (its solver pass over every model, its scan for ended actions, the timer itself): a third of
 // the replay of an 819,389-job trace (0.57 s to 0.37 s, benchmarks/README.md).
-void run_without_platform(const Workload& workload, const RunOptions& options, const RunSetup& setup,
-                          RunResult& result)
+void run_without_platform(const Workload& workload, const RunOptions& options, RunSetup setup, RunResult& result)
 {
-  result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, setup);
+  result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, std::move(setup));
   Run& run = *result.run;
   InstantProgress progress(run, options, workload.jobs.size());
   for (double t = run.next_event_time(); !std::isinf(t); t = run.next_event_time()) {
@@ -236,11 +236,11 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   result.scheduler = make_scheduler(scenario.scheduler, *result.topology, scenario.seed);
   result.recovery = make_recovery_policy(scenario.recovery);
   result.failures = make_failure_source(scenario, *result.topology);
-  const RunSetup setup = run_setup(scenario, workload, result);
+  RunSetup setup = run_setup(scenario, workload, result);
   if (options.always_on_simgrid || scenario.network.on() || moves_storage_data(workload, setup))
-    run_on_platform(scenario, workload, options, setup, result);
+    run_on_platform(scenario, workload, options, std::move(setup), result);
   else
-    run_without_platform(workload, options, setup, result);
+    run_without_platform(workload, options, std::move(setup), result);
 
   if (!result.run->finished())
     throw std::logic_error("the engine stopped with events still pending");
