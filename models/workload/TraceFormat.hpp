@@ -134,6 +134,7 @@ private:
   std::size_t begin_ = 0; // the unread bytes are [begin_, end_)
   std::size_t end_ = 0;
 };
+
 bool is_blank(std::string_view line); // only spaces and tabs
 std::string_view trim(std::string_view s);
 // The whole rest of the stream; `size_hint` (bytes, 0 if unknown) saves reallocations.
