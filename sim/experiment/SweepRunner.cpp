@@ -1,6 +1,7 @@
 #include "sim/experiment/SweepRunner.hpp"
 
 #include "acmesim/Version.hpp"
+#include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
 #include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
@@ -44,10 +45,12 @@ std::optional<SortedJson> read_json(const fs::path& path)
   }
 }
 
+// point.json and status.json are read back (the point's command line, --resume), so a byte that
+// is not UTF-8 stops the sweep here instead of changing what they say.
 void write_json_file(const fs::path& path, const SortedJson& j)
 {
   AtomicFile file(path);
-  write_json(file.stream(), j);
+  write_json(file.stream(), j, BadUtf8::Fail);
   file.commit();
 }
 
@@ -104,7 +107,15 @@ void prepare_point(const fs::path& out, const SweepSpec& spec, const SweepPoint&
   fs::create_directories(dir);
   fs::remove(dir / "status.json");
   fs::remove(dir / "summary.json"); // a failed retry must not leave the old one looking current
-  write_json_file(dir / "point.json", point_description(spec, point));
+  try {
+    write_json_file(dir / "point.json", point_description(spec, point));
+  } catch (const SortedJson::type_error&) {
+    throw InputError(Diagnostic{spec.source, "", "",
+                                "the base scenario's path or a value of point " + point.id +
+                                    " holds bytes that are not UTF-8; a sweep records each point's scenario and "
+                                    "settings as JSON, so they must be UTF-8 (rename the directory or file, or "
+                                    "write the value in UTF-8)"});
+  }
 }
 
 ChildCommand run_process(const std::string& acmesim, const std::string& scenario,

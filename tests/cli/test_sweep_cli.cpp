@@ -124,6 +124,24 @@ TEST_CASE("sweep: bad sweep files and options exit 2 before any point runs")
   CHECK(run_acmesim("sweep").exit_code == 2);
 }
 
+TEST_CASE("sweep: a base scenario whose path is not UTF-8 exits 2 before any point runs")
+{
+  // Each point's scenario path is recorded in point.json and read back to run it: a byte that is
+  // not UTF-8 (\xE9, Latin-1) could only be dropped or replaced there, which would run another file.
+  const fs::path dir = scratch() / "caf\xE9";
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(ACMESIM_SOURCE_DIR) / "configs" / "default-scenario.yaml", dir / "base.yaml",
+                fs::copy_options::overwrite_existing);
+  const std::string file = write_scratch_file("caf\xE9/latin1.yaml", "scenario: base.yaml\n"
+                                                                     "grid:\n"
+                                                                     "  scheduler.name: [fifo]\n")
+                               .string();
+  const auto o = run_acmesim("sweep '" + file + "' --quiet --out '" + (scratch() / "latin1").string() + "'");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("latin1.yaml") && Catch::Contains("not UTF-8"));
+  CHECK_FALSE(fs::exists(scratch() / "latin1" / "points" / "p0000" / "summary.json"));
+}
+
 TEST_CASE("sweep: the Slurm backend without Slurm's commands exits 2 saying so")
 {
   const std::string file = sweep_file("noslurm.yaml", "fifo");

@@ -57,3 +57,12 @@ TEST_CASE("JSON documents are written indented, and bytes that are not UTF-8 bec
                          "  ]\n"
                          "}\n");
 }
+
+TEST_CASE("JSON files read back as input refuse bytes that are not UTF-8 instead of changing them")
+{
+  std::ostringstream written;
+  CHECK_THROWS_AS(write_json(written, Json{{"path", "runs/\xff-week"}}, BadUtf8::Fail), Json::type_error);
+  std::ostringstream valid;
+  write_json(valid, Json{{"path", "runs/week"}}, BadUtf8::Fail);
+  CHECK(valid.str() == "{\n  \"path\": \"runs/week\"\n}\n");
+}
