@@ -45,12 +45,10 @@ std::optional<SortedJson> read_json(const fs::path& path)
   }
 }
 
-// point.json and status.json are read back (the point's command line, --resume), so a byte that
-// is not UTF-8 stops the sweep here instead of changing what they say.
-void write_json_file(const fs::path& path, const SortedJson& j)
+void write_json_file(const fs::path& path, const SortedJson& j, BadUtf8 bad_bytes)
 {
   AtomicFile file(path);
-  write_json(file.stream(), j, BadUtf8::Fail);
+  write_json(file.stream(), j, bad_bytes);
   file.commit();
 }
 
@@ -107,8 +105,10 @@ void prepare_point(const fs::path& out, const SweepSpec& spec, const SweepPoint&
   fs::create_directories(dir);
   fs::remove(dir / "status.json");
   fs::remove(dir / "summary.json"); // a failed retry must not leave the old one looking current
+  // point.json is read back as the point's command line (and by --resume): a byte that is not
+  // UTF-8 stops the sweep here instead of running another file.
   try {
-    write_json_file(dir / "point.json", point_description(spec, point));
+    write_json_file(dir / "point.json", point_description(spec, point), BadUtf8::Fail);
   } catch (const SortedJson::type_error&) {
     throw InputError(Diagnostic{spec.source, "", "",
                                 "the base scenario's path or a value of point " + point.id +
@@ -146,10 +146,12 @@ ChildCommand point_command(const fs::path& dir, const std::string& acmesim)
 
 void write_run_status(const fs::path& dir, const ChildExit& exit)
 {
+  // The error text of a point that could not start may quote a path that is not UTF-8.
   write_json_file(dir / "status.json",
                   SortedJson{{"exit_code", exit.code},
                              {"signal", exit.signalled ? SortedJson(exit.signal) : SortedJson(nullptr)},
-                             {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}});
+                             {"error", exit.spawn_error.empty() ? SortedJson(nullptr) : SortedJson(exit.spawn_error)}},
+                  BadUtf8::Replace);
 }
 
 void run_points_locally(const std::vector<fs::path>& dirs, std::size_t parallel, const std::string& acmesim,

@@ -12,8 +12,8 @@ namespace acmesim {
 // What becomes of a byte that is not UTF-8 (a path or a name in a scenario may hold one).
 enum class BadUtf8 {
   Replace, // by U+FFFD: results that people and plots read, rather than failing after the work
-  Fail,    // nlohmann's type_error: files read back as input (a sweep point's path and settings),
-           // which a replaced byte would change
+  Fail,    // nlohmann's type_error: files read back as input (a sweep point's scenario path and
+           // settings), which a replaced byte would change
 };
 
 template <typename BasicJson>
