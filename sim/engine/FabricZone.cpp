@@ -53,7 +53,7 @@ FabricZone::FabricZone(const std::string& name, const Topology& topology) : NetZ
 }
 
 void FabricZone::add_node(const NetPoint* host, int pod, std::size_t leaf, std::size_t index, Cable to_leaf,
-                          const Cable* to_storage)
+                          Cable to_storage)
 {
   const auto id = static_cast<NodeId>(nodes_.size());
   Node node;
@@ -61,8 +61,7 @@ void FabricZone::add_node(const NetPoint* host, int pod, std::size_t leaf, std::
   node.leaf = static_cast<std::uint32_t>(leaf);
   node.index = static_cast<std::uint32_t>(index);
   node.to_leaf = to_leaf;
-  if (to_storage != nullptr)
-    node.to_storage = *to_storage;
+  node.to_storage = to_storage;
   nodes_.push_back(node);
   if (host->id() >= node_of_netpoint_.size())
     node_of_netpoint_.resize(host->id() + 1, NOT_A_NODE);

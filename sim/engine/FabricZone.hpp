@@ -58,9 +58,10 @@ public:
   FabricZone(const std::string& name, const Topology& topology);
 
   // Before seal(): every node in NodeId order (the topology's; its pod, its leaf and index within
-  // the pod say where it is), the switch cables, the storage host and service.
+  // the pod say where it is; a default Cable to_storage: no storage NIC), the switch cables, the
+  // storage host and service.
   void add_node(const NetPoint* host, int pod, std::size_t leaf, std::size_t index, Cable to_leaf,
-                const Cable* to_storage);
+                Cable to_storage);
   void set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable);
   void set_spine_storage(int pod, std::size_t spine, Cable cable);
   void set_storage(const NetPoint* host, Cable service);

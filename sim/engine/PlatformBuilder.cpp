@@ -134,13 +134,9 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
     const int pod = topology.pod_of(n);
     const std::size_t leaf = topology.leaf_of(n) - topology.leaves_of_pod(pod).front();
     const std::size_t index = n - topology.first_node_of_pod(pod);
-    const FabricZone::Cable to_leaf = FabricZone::cable_of(cables.node_leaf[n]);
-    if (cables.node_storage[n] != nullptr) {
-      const FabricZone::Cable to_storage = FabricZone::cable_of(cables.node_storage[n]);
-      fabric->add_node(host, pod, leaf, index, to_leaf, &to_storage);
-    } else {
-      fabric->add_node(host, pod, leaf, index, to_leaf, nullptr);
-    }
+    const FabricZone::Cable to_storage =
+        cables.node_storage[n] != nullptr ? FabricZone::cable_of(cables.node_storage[n]) : FabricZone::Cable{};
+    fabric->add_node(host, pod, leaf, index, FabricZone::cable_of(cables.node_leaf[n]), to_storage);
   }
 
   platform.storage_host = zone->create_host("storage", NODE_SPEED_FLOPS)->set_core_count(1)->seal();
