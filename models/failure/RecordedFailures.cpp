@@ -178,9 +178,10 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
                                              const Topology& topology)
 {
   BadRowLog problems(source_name);
-  std::string line;
+  trace_io::LineReader lines(in);
+  std::string_view line;
   std::size_t line_no = 0;
-  auto next_line = [&]() { return trace_io::next_line(in, line, line_no); };
+  auto next_line = [&]() { return lines.next(line, line_no); };
   auto where = [&]() { return source_name + ":" + std::to_string(line_no); };
 
   // Header: the first non-blank line.
@@ -196,9 +197,9 @@ std::vector<FailureEvent> parse_failure_list(std::istream& in, const std::string
                                 "empty file, expected the header line " + std::string(HEADER) +
                                     " (repair_kind optional)"});
   // A UTF-8 byte order mark, as spreadsheet programs write, is not part of the first name.
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0)
-    line.erase(0, 3);
-  const std::string header_line = line;
+  if (line.starts_with("\xEF\xBB\xBF"))
+    line.remove_prefix(3);
+  const std::string header_line(line);
   const std::vector<std::string_view> header = split(header_line);
   const ColumnPositions position = find_columns(header, where(), problems);
 

@@ -35,9 +35,10 @@ SwfHeaderCount count_of(std::string_view key, std::string_view value, const std:
 SwfMachine read_swf_machine(std::istream& in, const std::string& source)
 {
   SwfMachine machine;
-  std::string text;
+  trace_io::LineReader lines(in);
+  std::string_view text;
   std::size_t line_no = 0;
-  while (trace_io::next_line(in, text, line_no)) {
+  while (lines.next(text, line_no)) {
     const std::string_view line = trace_io::trim(text);
     if (line.empty())
       continue;

@@ -141,16 +141,6 @@ TraceFile::TraceFile(const std::string& path)
     throw InputError(Diagnostic{path, "", "", "cannot open file"});
 }
 
-bool next_line(std::istream& in, std::string& line, std::size_t& line_no)
-{
-  if (!std::getline(in, line))
-    return false;
-  ++line_no;
-  if (!line.empty() && line.back() == '\r')
-    line.pop_back();
-  return true;
-}
-
 bool LineReader::next(std::string_view& line, std::size_t& line_no)
 {
   std::size_t searched = begin_; // bytes before this hold no line break

@@ -109,18 +109,14 @@ private:
   std::uintmax_t size_ = 0;
 };
 
-// Next physical line without its line ending ("\n" or "\r\n"); false at the end of the input.
-// For the small inputs (an SWF header, a failure list); the trace readers use LineReader.
-bool next_line(std::istream& in, std::string& line, std::size_t& line_no);
-
-// The lines of a trace, as next_line reads them, but a block at a time: each line is a view into
-// the block instead of a copy (a six-month trace has 800,000 lines).
+// The physical lines of an input (a trace, an SWF header, a failure list), read a block at a
+// time: each line is a view into the block instead of a copy (a six-month trace has 800,000).
 class LineReader {
 public:
   explicit LineReader(std::istream& in) : in_(in), block_(BLOCK_BYTES) {}
 
-  // Next physical line without its line ending; false at the end of the input. The view is
-  // valid until the next call.
+  // Next physical line without its line ending ("\n" or "\r\n"); false at the end of the input
+  // (or at a read error, which the stream then shows). The view is valid until the next call.
   bool next(std::string_view& line, std::size_t& line_no);
 
 private:
