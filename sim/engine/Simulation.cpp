@@ -237,7 +237,8 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   result.recovery = make_recovery_policy(scenario.recovery);
   result.failures = make_failure_source(scenario, *result.topology);
   RunSetup setup = run_setup(scenario, workload, result);
-  if (options.always_on_simgrid || scenario.network.on() || moves_storage_data(workload, setup))
+  result.simgrid_kept_time = options.always_on_simgrid || needs_flows(workload, setup);
+  if (result.simgrid_kept_time)
     run_on_platform(scenario, workload, options, std::move(setup), result);
   else
     run_without_platform(workload, options, std::move(setup), result);

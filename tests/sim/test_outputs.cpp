@@ -89,6 +89,8 @@ TEST_CASE("a run without storage flows or the network model gives the same resul
   on_simgrid.always_on_simgrid = true;
   const RunResult itself = run_simulation(scenario, workload);
   const RunResult timed = run_simulation(scenario, workload, on_simgrid);
+  CHECK_FALSE(itself.simgrid_kept_time);
+  CHECK(timed.simgrid_kept_time);
 
   const auto base = std::filesystem::temp_directory_path() / ("acmesim-test-clocks-" + std::to_string(::getpid()));
   write_results(base / "itself", scenario, itself, summarise_run(scenario, workload, itself));
