@@ -1,6 +1,7 @@
 """Prints the --set arguments that scale a scenario's cluster and workload to a number of GPUs.
 
 Usage: scale_scenario.py SUMMARY_JSON GPUS
+       scale_scenario.py SUMMARY_JSON          (prints the cluster's GPUs, what GPUS is scaled from)
 
 SUMMARY_JSON is the summary.json of a run of the scenario, whose `scenario` echo says the pods,
 the storage service and the synthetic job types as acmesim read them. Every pod's node count is
@@ -13,12 +14,18 @@ import json
 import sys
 
 
+def cluster_gpus(pods):
+    return sum(p["nodes"] * p["gpus_per_node"] for p in pods)
+
+
 def main(summary_path, gpus):
     with open(summary_path) as f:
         scenario = json.load(f)["scenario"]
     pods = scenario["cluster"]["pods"]
-    total = sum(p["nodes"] * p["gpus_per_node"] for p in pods)
-    factor = gpus / total
+    if gpus is None:
+        print(cluster_gpus(pods))
+        return
+    factor = gpus / cluster_gpus(pods)
     args = []
     placed = 0
     for i, pod in enumerate(pods):
@@ -39,6 +46,6 @@ def main(summary_path, gpus):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) == 3 else None)

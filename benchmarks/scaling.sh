@@ -27,9 +27,7 @@ measure() {
 
 # The scenario as acmesim reads it (summary.json echoes it): what scale_scenario.py scales.
 "$ACMESIM" run "$scenario" --set workload.synthetic.days=0.001 --set network.model=off --out "$out/echo" --quiet >/dev/null
-gpus=$(/usr/bin/python3 -c 'import json, sys
-print(sum(p["nodes"] * p["gpus_per_node"] for p in json.load(open(sys.argv[1]))["scenario"]["cluster"]["pods"]))' \
-  "$out/echo/summary.json")
+gpus=$(/usr/bin/python3 benchmarks/scale_scenario.py "$out/echo/summary.json")
 
 echo "series,gpus,days,jobs,seconds,peak_rss_mb" >"$csv.tmp"
 for days in 205 410 821; do # about 1, 2 and 4 million jobs
