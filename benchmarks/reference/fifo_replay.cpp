@@ -16,7 +16,12 @@
 //   the pods, the one needing the fewest leaves (the first on ties);
 // - a job without GPUs starts at submission; a job larger than any pod never starts.
 //
-// Usage: fifo_replay TRACE.csv OUT.csv
+// With --whole-rows it also reads each job's user, type, CPUs and state, and writes acmesim's
+// jobs.csv itself, all 26 columns, byte for byte (for a run without failures, where the fault
+// columns hold zeros): the same replay with the same output, so what is left between the two is
+// everything acmesim does besides.
+//
+// Usage: fifo_replay TRACE.csv OUT.csv [--whole-rows]
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -55,6 +60,30 @@ struct Job {
   int pod = -1;
   int first_part = 0; // nodes in `parts` [first_part, first_part + node_count)
   int node_count = 0;
+  std::uint32_t row = 0; // its row in the trace (in the padding: a Job is 64 bytes either way)
+};
+
+// What only --whole-rows reads of a job, by its row in the trace.
+struct RowDetails {
+  std::uint32_t user_at = 0; // in the names, as the job's name
+  std::uint32_t user_size = 0;
+  int cpus = 0;
+  std::uint8_t type = 0; // in the labels (the few types and states a trace has)
+  std::uint8_t state = 0;
+};
+
+// The details, and the distinct values of the trace's type and state columns, each kept once.
+struct Labels {
+  std::vector<RowDetails> rows;
+  std::vector<std::string> values;
+  std::uint8_t index(std::string_view value)
+  {
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] == value)
+        return static_cast<std::uint8_t>(i);
+    values.emplace_back(value);
+    return static_cast<std::uint8_t>(values.size() - 1);
+  }
 };
 
 [[noreturn]] void die(const std::string& message)
@@ -100,8 +129,9 @@ template <class T> T number(std::string_view s)
   return value;
 }
 
-// Reads the trace a block at a time; job names go to `names` (a Job's name indexes it).
-std::vector<Job> read_jobs(const char* path, std::string& names)
+// Reads the trace a block at a time; job names go to `names` (a Job's name indexes it). With
+// `labels`, also each job's user (into `names`), type, CPUs and state.
+std::vector<Job> read_jobs(const char* path, std::string& names, Labels* labels)
 {
   std::FILE* f = std::fopen(path, "rb");
   if (f == nullptr)
@@ -109,6 +139,7 @@ std::vector<Job> read_jobs(const char* path, std::string& names)
   std::vector<Job> jobs;
   std::vector<std::string_view> fields;
   int id_col = -1, gpu_col = -1, submit_col = -1, duration_col = -1;
+  int user_col = -1, type_col = -1, cpu_col = -1, state_col = -1;
   bool header = true;
   std::string block;
   std::size_t kept = 0; // bytes of an unfinished line at the start of `block`
@@ -139,9 +170,15 @@ std::vector<Job> read_jobs(const char* path, std::string& names)
           gpu_col = name == "gpu_num" ? i : gpu_col;
           submit_col = name == "submit_time" ? i : submit_col;
           duration_col = name == "duration" ? i : duration_col;
+          user_col = name == "user" ? i : user_col;
+          type_col = name == "type" ? i : type_col;
+          cpu_col = name == "cpu_num" ? i : cpu_col;
+          state_col = name == "state" ? i : state_col;
         }
         if (std::min({id_col, gpu_col, submit_col, duration_col}) < 0)
           die("expected job_id, gpu_num, submit_time and duration columns");
+        if (labels != nullptr && std::min({user_col, type_col, cpu_col, state_col}) < 0)
+          die("expected user, type, cpu_num and state columns");
         continue;
       }
       if (line.empty())
@@ -154,6 +191,18 @@ std::vector<Job> read_jobs(const char* path, std::string& names)
       job.gpus = number<int>(fields.at(static_cast<std::size_t>(gpu_col)));
       job.submit = timestamp(fields.at(static_cast<std::size_t>(submit_col)));
       job.duration = number<double>(fields.at(static_cast<std::size_t>(duration_col)));
+      job.row = static_cast<std::uint32_t>(jobs.size());
+      if (labels != nullptr) {
+        RowDetails details;
+        const std::string_view user = fields.at(static_cast<std::size_t>(user_col));
+        details.user_at = static_cast<std::uint32_t>(names.size());
+        details.user_size = static_cast<std::uint32_t>(user.size());
+        names.append(user);
+        details.cpus = number<int>(fields.at(static_cast<std::size_t>(cpu_col)));
+        details.type = labels->index(fields.at(static_cast<std::size_t>(type_col)));
+        details.state = labels->index(fields.at(static_cast<std::size_t>(state_col)));
+        labels->rows.push_back(details);
+      }
       jobs.push_back(job);
     }
     kept = block.size() - line_start;
@@ -341,52 +390,135 @@ void replay(std::vector<Job>& jobs, std::vector<int>& parts)
   }
 }
 
-void append_seconds(std::string& out, double value)
+void append_fixed(std::string& out, double value, int decimals)
 {
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 3);
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
   out.append(buffer, result.ptr);
 }
 
-void write_jobs(const char* path, const std::vector<Job>& jobs, const std::string& names, const std::vector<int>& parts)
+void append_seconds(std::string& out, double value) { append_fixed(out, value, 3); }
+
+const Pod& pod_of(int node) { return PODS[node < PODS[1].first_node ? 0 : 1]; }
+
+// The job's nodes, space-separated, by name.
+void append_nodes(std::string& out, const Job& job, const std::vector<int>& parts)
+{
+  for (int i = job.first_part; i < job.first_part + job.node_count; ++i) {
+    if (i > job.first_part)
+      out += ' ';
+    const Pod& pod = pod_of(parts[i]);
+    out += pod.name;
+    out += "-n";
+    out += std::to_string(parts[i] - pod.first_node);
+  }
+}
+
+// The reference's own row: job_id,gpus,submit_s,start_s,end_s,pod,node_list.
+void append_short_row(std::string& out, const Job& job, const std::string& names, const std::vector<int>& parts)
+{
+  out.append(names, job.name_at, job.name_size);
+  out += ',';
+  out += std::to_string(job.gpus);
+  out += ',';
+  append_seconds(out, job.submit);
+  out += ',';
+  if (job.start >= 0) {
+    append_seconds(out, job.start);
+    out += ',';
+    append_seconds(out, job.end);
+  } else {
+    out += ',';
+  }
+  out += ',';
+  if (job.pod >= 0)
+    out += PODS[job.pod].name;
+  out += ',';
+  append_nodes(out, job, parts);
+  out += '\n';
+}
+
+// acmesim's jobs.csv row of a run without failures (docs/outputs.md): the fault columns hold
+// zeros, a job's useful time is its duration, and its ETTR that over its wall time.
+void append_whole_row(std::string& out, const Job& job, const std::string& names, const Labels& labels,
+                      const std::vector<int>& parts)
+{
+  const RowDetails& details = labels.rows[job.row];
+  const bool ran = job.start >= 0;
+  const bool gpu_job_ran = ran && job.gpus > 0;
+  out.append(names, job.name_at, job.name_size);
+  out += ',';
+  out += labels.values[details.type];
+  out += ',';
+  out.append(names, details.user_at, details.user_size);
+  out += ',';
+  out += std::to_string(job.gpus);
+  out += ',';
+  out += std::to_string(job.node_count);
+  out += ',';
+  out += std::to_string(details.cpus);
+  out += ',';
+  append_seconds(out, job.submit);
+  out += ',';
+  if (ran) {
+    for (const double seconds : {job.start, job.end, job.start - job.submit, job.end - job.submit}) {
+      append_seconds(out, seconds);
+      out += ',';
+    }
+  } else {
+    out += ",,,,";
+  }
+  out += ran ? std::string_view(labels.values[details.state]) : std::string_view("REJECTED");
+  out += ',';
+  if (job.pod >= 0)
+    out += PODS[job.pod].name;
+  out += ',';
+  int leaves = 0; // distinct leaves of the job's nodes, which are sorted and in one pod
+  int last_leaf = -1;
+  for (int i = job.first_part; i < job.first_part + job.node_count; ++i) {
+    const Pod& pod = pod_of(parts[i]);
+    const int leaf = (parts[i] - pod.first_node) / pod.nodes_per_leaf;
+    leaves += leaf != last_leaf ? 1 : 0;
+    last_leaf = leaf;
+  }
+  out += std::to_string(leaves);
+  out += ',';
+  append_nodes(out, job, parts);
+  out += ",0,0,0,";
+  if (gpu_job_ran)
+    append_seconds(out, job.duration);
+  out += ",0.000,0.000,0.000,0.000,0.000,0.000,";
+  if (gpu_job_ran) {
+    const double wall = job.end - job.start;
+    append_fixed(out, wall > 0 ? job.duration / wall : 1.0, 6);
+  }
+  out += '\n';
+}
+
+constexpr const char* SHORT_HEADER = "job_id,gpus,submit_s,start_s,end_s,pod,node_list\n";
+constexpr const char* WHOLE_HEADER =
+    "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,"
+    "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
+    "waiting_for_person_s,restart_s,ettr\n";
+
+// One row per job, in submission order; whole rows with `labels`.
+void write_jobs(const char* path, const std::vector<Job>& jobs, const std::string& names, const Labels* labels,
+                const std::vector<int>& parts)
 {
   std::FILE* f = std::fopen(path, "wb");
   if (f == nullptr)
     die(std::string("cannot write ") + path);
-  std::string out = "job_id,gpus,submit_s,start_s,end_s,pod,node_list\n";
+  std::string out = labels != nullptr ? WHOLE_HEADER : SHORT_HEADER;
   const auto flush = [&] {
     if (std::fwrite(out.data(), 1, out.size(), f) != out.size())
       die(std::string("cannot write ") + path);
     out.clear();
   };
   for (const Job& job : jobs) {
-    out.append(names, job.name_at, job.name_size);
-    out += ',';
-    out += std::to_string(job.gpus);
-    out += ',';
-    append_seconds(out, job.submit);
-    out += ',';
-    if (job.start >= 0) {
-      append_seconds(out, job.start);
-      out += ',';
-      append_seconds(out, job.end);
-    } else {
-      out += ',';
-    }
-    out += ',';
-    if (job.pod >= 0)
-      out += PODS[job.pod].name;
-    out += ',';
-    for (int i = job.first_part; i < job.first_part + job.node_count; ++i) {
-      if (i > job.first_part)
-        out += ' ';
-      const int node = parts[i];
-      const Pod& pod = PODS[node < PODS[1].first_node ? 0 : 1];
-      out += pod.name;
-      out += "-n";
-      out += std::to_string(node - pod.first_node);
-    }
-    out += '\n';
+    if (labels != nullptr)
+      append_whole_row(out, job, names, *labels, parts);
+    else
+      append_short_row(out, job, names, parts);
     if (out.size() > (1 << 20))
       flush();
   }
@@ -399,13 +531,16 @@ void write_jobs(const char* path, const std::vector<Job>& jobs, const std::strin
 
 int main(int argc, char** argv)
 {
-  if (argc != 3)
-    die("usage: fifo_replay TRACE.csv OUT.csv");
+  const bool whole_rows = argc == 4 && std::string_view(argv[3]) == "--whole-rows";
+  if (argc != 3 && !whole_rows)
+    die("usage: fifo_replay TRACE.csv OUT.csv [--whole-rows]");
   std::string names;
-  std::vector<Job> jobs = read_jobs(argv[1], names);
+  Labels labels;
+  Labels* const wanted = whole_rows ? &labels : nullptr;
+  std::vector<Job> jobs = read_jobs(argv[1], names, wanted);
   std::vector<int> parts;
   parts.reserve(jobs.size());
   replay(jobs, parts);
-  write_jobs(argv[2], jobs, names, parts);
+  write_jobs(argv[2], jobs, names, wanted, parts);
   return 0;
 }
