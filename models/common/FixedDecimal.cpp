@@ -1,6 +1,8 @@
 #include "models/common/FixedDecimal.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +17,17 @@ __extension__ typedef unsigned __int128 U128;
 
 constexpr std::array<std::uint64_t, 10> POWERS_OF_5{1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
 constexpr std::array<double, 10> POWERS_OF_10{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+// 9e18 / 10^decimals: the largest magnitude written here (exact, as is the quotient's rounding).
+constexpr std::array<double, 10> FAST_LIMITS{9e18, 9e17, 9e16, 9e15, 9e14, 9e13, 9e12, 9e11, 9e10, 9e9};
+constexpr std::array<std::uint64_t, 19> WHOLE_POWERS_OF_10 = [] {
+  std::array<std::uint64_t, 19> powers{};
+  std::uint64_t p = 1;
+  for (auto& power : powers) {
+    power = p;
+    p *= 10;
+  }
+  return powers;
+}();
 constexpr char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                "8081828384858687888990919293949596979899";
@@ -62,25 +75,40 @@ std::optional<std::uint64_t> scaled_quickly(double magnitude, int decimals)
   return whole + (fraction > 0.5 ? 1 : 0);
 }
 
+// Decimal digits of n (0 has none): log10 estimated from the bit width (1233 / 4096 is just above
+// log10(2)), then corrected by one comparison.
+int decimal_digits(std::uint64_t n)
+{
+  const int estimate = static_cast<int>((std::bit_width(n) * 1233) >> 12);
+  return estimate + (n >= WHOLE_POWERS_OF_10[static_cast<std::size_t>(estimate)] ? 1 : 0);
+}
+
 } // namespace
 
 bool has_fast_fixed(Fixed fixed)
 {
   return fixed.decimals >= 0 && fixed.decimals <= 9 &&
-         std::fabs(fixed.value) < 9e18 / POWERS_OF_10[static_cast<std::size_t>(fixed.decimals)]; // false for NaN
+         std::fabs(fixed.value) < FAST_LIMITS[static_cast<std::size_t>(fixed.decimals)]; // false for NaN
 }
 
 std::size_t write_fixed(char* out, Fixed fixed)
 {
   const double value = fixed.value;
   const int decimals = fixed.decimals;
+  if (value == 0 && !std::signbit(value)) { // jobs.csv's commonest value: the fault columns of most jobs
+    static constexpr char ZERO[] = "0.000000000";
+    std::memcpy(out, ZERO, sizeof ZERO - 1); // a fixed size: no call; `out` has the room
+    return static_cast<std::size_t>(decimals > 0 ? decimals + 2 : 1);
+  }
   const double magnitude = std::fabs(value);
   const std::optional<std::uint64_t> quick = scaled_quickly(magnitude, decimals);
   std::uint64_t q = quick ? *quick : scaled(magnitude, decimals);
-  // Written backwards from the end of `text`, two digits at a time where it can.
-  char text[FIXED_TEXT_MAX];
-  char* const end = text + FIXED_TEXT_MAX;
-  char* p = end;
+  // The length first (at least one digit before the point), then the text written backwards into
+  // `out`, two digits at a time where it can.
+  const bool negative = std::signbit(value); // as printf: -0.000 for -0.0 and negatives rounding to 0
+  const int digits = std::max(decimal_digits(q), decimals + 1);
+  const auto length = static_cast<std::size_t>(digits + (decimals > 0 ? 1 : 0) + (negative ? 1 : 0));
+  char* p = out + length;
   const auto two_digits = [&p](std::uint64_t pair) {
     p -= 2;
     std::memcpy(p, &DIGIT_PAIRS[2 * pair], 2);
@@ -99,11 +127,9 @@ std::size_t write_fixed(char* out, Fixed fixed)
   if (q >= 10)
     two_digits(q);
   else
-    *--p = static_cast<char>('0' + q); // at least one digit before the point
-  if (std::signbit(value)) // as printf: -0.000 for -0.0 and for negatives that round to zero
+    *--p = static_cast<char>('0' + q);
+  if (negative)
     *--p = '-';
-  const auto length = static_cast<std::size_t>(end - p);
-  std::memcpy(out, p, length);
   return length;
 }
 

@@ -22,7 +22,7 @@ struct Fixed {
 // stays below 2^63 (seconds up to 9e15 with 3 decimals). fmt writes the others.
 bool has_fast_fixed(Fixed fixed);
 // Writes `fixed` (has_fast_fixed) into `out`, which holds at least FIXED_TEXT_MAX chars; returns
-// the length.
+// the length. The chars after it, up to FIXED_TEXT_MAX, may be overwritten.
 inline constexpr std::size_t FIXED_TEXT_MAX = 32;
 std::size_t write_fixed(char* out, Fixed fixed);
 

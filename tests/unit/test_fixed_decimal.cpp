@@ -50,6 +50,19 @@ TEST_CASE("fixed decimals: the examples of the result files")
   CHECK(fast(16262541.123456789, 6) == "16262541.123457");
 }
 
+TEST_CASE("fixed decimals: zeros and the lengths either side of each power of ten")
+{
+  // Zero has its own path; the length of the others is counted before a digit is written.
+  int differ = 0;
+  for (int d = 0; d <= 9; ++d) {
+    differ += mismatches(0.0, d) + mismatches(-0.0, d);
+    for (double power = 1; power < 1e15; power *= 10)
+      for (const double value : {power, power - 1, power / 1000 - 0.001, power + 0.5})
+        differ += mismatches(value, d) + mismatches(-value, d);
+  }
+  CHECK(differ == 0);
+}
+
 TEST_CASE("fixed decimals: every exact tie rounds as fmt rounds it")
 {
   // x * 10^d ends in exactly .5 when x = odd / 2^(d + 1).
