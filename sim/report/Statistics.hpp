@@ -15,6 +15,12 @@ struct SampleStats {
 // Quantiles by the nearest-rank method (the smallest value with at least p of the sample at or
 // below it), so every reported quantile is a value that occurred.
 SampleStats summarise(std::vector<double> values);
+// The same of a sample already in ascending order (sort_sample), for callers that build one
+// sample from others: merging sorted parts costs a fraction of sorting the whole again.
+SampleStats summarise_sorted(const std::vector<double>& sorted);
+// Ascending order. The values are never NaN nor -0 (times and ratios), so the order is unique,
+// and with it the sum, added in that order.
+void sort_sample(std::vector<double>& values);
 double nearest_rank_quantile(const std::vector<double>& sorted, double p); // 0 for an empty sample
 
 } // namespace acmesim

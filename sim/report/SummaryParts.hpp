@@ -5,6 +5,7 @@
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Run.hpp"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -29,21 +30,27 @@ template <typename Stats, typename Value>
 ByJobType<Stats> summarise_by_type(const Run& run, Value value)
 {
   const JobTable& jobs = run.jobs();
-  std::vector<double> all;
   std::map<JobType, std::vector<double>> by_type;
   for (JobId id = 0; id < jobs.count(); ++id) {
     const Job& job = jobs.job(id);
     const JobRecord& r = jobs.record(id);
     if (job.cpu_only() || r.outcome != JobOutcome::Ended)
       continue;
-    const double v = value(id, job, r);
-    all.push_back(v);
-    by_type[job.type].push_back(v);
+    by_type[job.type].push_back(value(id, job, r));
   }
+  // Each type's sample sorted, and the whole sample merged from them: the same ascending values as
+  // sorting the whole, so the same statistics.
   ByJobType<Stats> result;
-  result.all = Stats{summarise(std::move(all))};
-  for (auto& [type, values] : by_type)
-    result.by_type[type] = Stats{summarise(std::move(values))};
+  std::vector<double> all;
+  std::vector<double> merged;
+  for (auto& [type, values] : by_type) {
+    sort_sample(values);
+    result.by_type[type] = Stats{summarise_sorted(values)};
+    merged.resize(all.size() + values.size());
+    std::merge(all.begin(), all.end(), values.begin(), values.end(), merged.begin());
+    all.swap(merged);
+  }
+  result.all = Stats{summarise_sorted(all)};
   return result;
 }
 // Wait (or JCT) of the GPU jobs that ran, overall and per job type.
