@@ -7,7 +7,7 @@
 
 namespace acmesim {
 
-double nearest_rank_quantile(const std::vector<double>& sorted, double p)
+double nearest_rank_quantile(std::span<const double> sorted, double p)
 {
   if (sorted.empty())
     return 0;
@@ -16,7 +16,7 @@ double nearest_rank_quantile(const std::vector<double>& sorted, double p)
   return sorted[std::min(rank, sorted.size()) - 1];
 }
 
-void sort_sample(std::vector<double>& values)
+void sort_sample(std::span<double> values)
 {
   // A radix sort: a six-month run sorts a million waits and JCTs, and this takes a third of
   // std::sort's time.
@@ -29,7 +29,7 @@ SampleStats summarise(std::vector<double> values)
   return summarise_sorted(values);
 }
 
-SampleStats summarise_sorted(const std::vector<double>& values)
+SampleStats summarise_sorted(std::span<const double> values)
 {
   SampleStats s;
   s.count = values.size();

@@ -2,6 +2,7 @@
 // Summary statistics of a sample, as summary.json reports them.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace acmesim {
@@ -17,10 +18,10 @@ struct SampleStats {
 SampleStats summarise(std::vector<double> values);
 // The same of a sample already in ascending order (sort_sample), for callers that build one
 // sample from others: merging sorted parts costs a fraction of sorting the whole again.
-SampleStats summarise_sorted(const std::vector<double>& sorted);
+SampleStats summarise_sorted(std::span<const double> sorted);
 // Ascending order. The values are never NaN nor -0 (times and ratios), so the order is unique,
 // and with it the sum, added in that order.
-void sort_sample(std::vector<double>& values);
-double nearest_rank_quantile(const std::vector<double>& sorted, double p); // 0 for an empty sample
+void sort_sample(std::span<double> values);
+double nearest_rank_quantile(std::span<const double> sorted, double p); // 0 for an empty sample
 
 } // namespace acmesim

@@ -6,7 +6,10 @@
 #include "sim/run/Run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <numeric>
+#include <span>
 #include <vector>
 
 namespace acmesim {
@@ -30,25 +33,32 @@ template <typename Stats, typename Value>
 ByJobType<Stats> summarise_by_type(const Run& run, Value value)
 {
   const JobTable& jobs = run.jobs();
-  std::map<JobType, std::vector<double>> by_type;
-  for (JobId id = 0; id < jobs.count(); ++id) {
-    const Job& job = jobs.job(id);
-    const JobRecord& r = jobs.record(id);
-    if (job.cpu_only() || r.outcome != JobOutcome::Ended)
-      continue;
-    by_type[job.type].push_back(value(id, job, r));
-  }
-  // Each type's sample sorted, and the whole sample merged from them: the same ascending values as
-  // sorting the whole, so the same statistics.
+  const auto counted = [&jobs](JobId id) {
+    return !jobs.job(id).cpu_only() && jobs.record(id).outcome == JobOutcome::Ended;
+  };
+  // The values of each type, one type after another in one array, sized exactly: counted first.
+  constexpr std::size_t TYPES = enum_values<JobType>().size();
+  std::array<std::size_t, TYPES + 1> begin{}; // type t's values are [begin[t], begin[t + 1])
+  for (JobId id = 0; id < jobs.count(); ++id)
+    if (counted(id))
+      ++begin[static_cast<std::size_t>(jobs.job(id).type) + 1];
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  std::vector<double> all(begin.back());
+  std::array<std::size_t, TYPES + 1> next = begin;
+  for (JobId id = 0; id < jobs.count(); ++id)
+    if (counted(id))
+      all[next[static_cast<std::size_t>(jobs.job(id).type)]++] = value(id, jobs.job(id), jobs.record(id));
+  // Each type's values sorted and summarised, then merged in place with the types before it: the
+  // whole sample ends in the ascending order sorting it would give, so with the same statistics.
   ByJobType<Stats> result;
-  std::vector<double> all;
-  std::vector<double> merged;
-  for (auto& [type, values] : by_type) {
+  for (std::size_t t = 0; t < TYPES; ++t) {
+    const std::span<double> values(all.data() + begin[t], begin[t + 1] - begin[t]);
+    if (values.empty())
+      continue;
     sort_sample(values);
-    result.by_type[type] = Stats{summarise_sorted(values)};
-    merged.resize(all.size() + values.size());
-    std::merge(all.begin(), all.end(), values.begin(), values.end(), merged.begin());
-    all.swap(merged);
+    result.by_type[static_cast<JobType>(t)] = Stats{summarise_sorted(values)};
+    std::inplace_merge(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(begin[t]),
+                       all.begin() + static_cast<std::ptrdiff_t>(begin[t + 1]));
   }
   result.all = Stats{summarise_sorted(all)};
   return result;
