@@ -9,28 +9,30 @@ namespace acmesim {
 void normalise_workload(Workload& workload)
 {
   auto& jobs = workload.jobs;
-  // Traces usually come in submission order; otherwise sort positions, not the jobs themselves
-  // (a Job is over a hundred bytes, a position eight), then move each job once into its place.
+  // Traces usually come in submission order; otherwise sort (submission time, position) pairs,
+  // not the jobs themselves (a Job is over a hundred bytes), then move each job once into its
+  // place. Sorting the times side by side is several times faster than comparing positions through
+  // the jobs, and the position breaks ties as a stable sort would.
   const auto by_submit = [](const Job& a, const Job& b) { return a.submit_s < b.submit_s; };
   if (!std::is_sorted(jobs.begin(), jobs.end(), by_submit)) {
-    std::vector<std::size_t> order(jobs.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return jobs[a].submit_s < jobs[b].submit_s; });
-    // Position i takes the job at order[i]: follow each cycle of the permutation once.
+    std::vector<std::pair<double, std::size_t>> order(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      order[i] = {jobs[i].submit_s, i};
+    std::sort(order.begin(), order.end());
+    // Position i takes the job at order[i].second: follow each cycle of the permutation once.
     for (std::size_t start = 0; start < order.size(); ++start) {
-      if (order[start] == start)
+      if (order[start].second == start)
         continue;
       Job held = std::move(jobs[start]);
       std::size_t at = start;
-      while (order[at] != start) {
-        const std::size_t from = order[at];
+      while (order[at].second != start) {
+        const std::size_t from = order[at].second;
         jobs[at] = std::move(jobs[from]);
-        order[at] = at;
+        order[at].second = at;
         at = from;
       }
       jobs[at] = std::move(held);
-      order[at] = at;
+      order[at].second = at;
     }
   }
   const double origin = jobs.empty() ? 0.0 : jobs.front().submit_s;
