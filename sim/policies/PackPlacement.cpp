@@ -93,7 +93,7 @@ Allocation PackPlacement::place(const ClusterState& cluster, int gpus)
     }
   }
   if (best_fit_free != std::numeric_limits<int>::max())
-    return make_allocation({best_node}, gpus);
+    return Allocation{{{best_node, gpus}}};
   if (best_whole.empty())
     return {};
   return make_allocation(std::move(best_whole), best_whole_gpus);

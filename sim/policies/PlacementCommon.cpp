@@ -4,9 +4,9 @@
 
 namespace acmesim {
 
-std::vector<int> feasible_pods(const ClusterState& cluster, int gpus)
+PodList feasible_pods(const ClusterState& cluster, int gpus)
 {
-  std::vector<int> pods;
+  PodList pods;
   const auto& spec = cluster.topology().spec();
   for (int pod = 0; pod < static_cast<int>(spec.pods.size()); ++pod) {
     const int node_gpus = spec.pods[pod].gpus_per_node;
