@@ -17,8 +17,6 @@ __extension__ typedef unsigned __int128 U128;
 
 constexpr std::array<std::uint64_t, 10> POWERS_OF_5{1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
 constexpr std::array<double, 10> POWERS_OF_10{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-// 9e18 / 10^decimals: the largest magnitude written here (exact, as is the quotient's rounding).
-constexpr std::array<double, 10> FAST_LIMITS{9e18, 9e17, 9e16, 9e15, 9e14, 9e13, 9e12, 9e11, 9e10, 9e9};
 constexpr std::array<std::uint64_t, 19> WHOLE_POWERS_OF_10 = [] {
   std::array<std::uint64_t, 19> powers{};
   std::uint64_t p = 1;
@@ -84,12 +82,6 @@ int decimal_digits(std::uint64_t n)
 }
 
 } // namespace
-
-bool has_fast_fixed(Fixed fixed)
-{
-  return fixed.decimals >= 0 && fixed.decimals <= 9 &&
-         std::fabs(fixed.value) < FAST_LIMITS[static_cast<std::size_t>(fixed.decimals)]; // false for NaN
-}
 
 std::size_t write_fixed(char* out, Fixed fixed)
 {
