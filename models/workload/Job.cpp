@@ -1,7 +1,7 @@
 #include "models/workload/Job.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <utility>
 #include <vector>
 
 namespace acmesim {
