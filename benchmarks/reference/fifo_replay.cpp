@@ -63,6 +63,12 @@ struct Job {
   std::uint32_t row = 0; // its row in the trace (in the padding: a Job is 64 bytes either way)
 };
 
+[[noreturn]] void die(const std::string& message)
+{
+  std::fprintf(stderr, "fifo_replay: %s\n", message.c_str());
+  std::exit(2);
+}
+
 // What only --whole-rows reads of a job, by its row in the trace.
 struct RowDetails {
   std::uint32_t user_at = 0; // in the names, as the job's name
@@ -72,25 +78,22 @@ struct RowDetails {
   std::uint8_t state = 0;
 };
 
-// The details, and the distinct values of the trace's type and state columns, each kept once.
-struct Labels {
+// What --whole-rows reads: each row's details, and the distinct values of the trace's type and
+// state columns, each kept once.
+struct WholeRows {
   std::vector<RowDetails> rows;
-  std::vector<std::string> values;
-  std::uint8_t index(std::string_view value)
+  std::vector<std::string> labels;
+  std::uint8_t label(std::string_view value)
   {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (values[i] == value)
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      if (labels[i] == value)
         return static_cast<std::uint8_t>(i);
-    values.emplace_back(value);
-    return static_cast<std::uint8_t>(values.size() - 1);
+    if (labels.size() > UINT8_MAX)
+      die("more than 256 distinct types and states");
+    labels.emplace_back(value);
+    return static_cast<std::uint8_t>(labels.size() - 1);
   }
 };
-
-[[noreturn]] void die(const std::string& message)
-{
-  std::fprintf(stderr, "fifo_replay: %s\n", message.c_str());
-  std::exit(2);
-}
 
 int digits(std::string_view s, std::size_t pos, std::size_t n)
 {
@@ -130,8 +133,8 @@ template <class T> T number(std::string_view s)
 }
 
 // Reads the trace a block at a time; job names go to `names` (a Job's name indexes it). With
-// `labels`, also each job's user (into `names`), type, CPUs and state.
-std::vector<Job> read_jobs(const char* path, std::string& names, Labels* labels)
+// `whole`, also each job's user (into `names`), type, CPUs and state.
+std::vector<Job> read_jobs(const char* path, std::string& names, WholeRows* whole)
 {
   std::FILE* f = std::fopen(path, "rb");
   if (f == nullptr)
@@ -177,7 +180,7 @@ std::vector<Job> read_jobs(const char* path, std::string& names, Labels* labels)
         }
         if (std::min({id_col, gpu_col, submit_col, duration_col}) < 0)
           die("expected job_id, gpu_num, submit_time and duration columns");
-        if (labels != nullptr && std::min({user_col, type_col, cpu_col, state_col}) < 0)
+        if (whole != nullptr && std::min({user_col, type_col, cpu_col, state_col}) < 0)
           die("expected user, type, cpu_num and state columns");
         continue;
       }
@@ -192,16 +195,16 @@ std::vector<Job> read_jobs(const char* path, std::string& names, Labels* labels)
       job.submit = timestamp(fields.at(static_cast<std::size_t>(submit_col)));
       job.duration = number<double>(fields.at(static_cast<std::size_t>(duration_col)));
       job.row = static_cast<std::uint32_t>(jobs.size());
-      if (labels != nullptr) {
+      if (whole != nullptr) {
         RowDetails details;
         const std::string_view user = fields.at(static_cast<std::size_t>(user_col));
         details.user_at = static_cast<std::uint32_t>(names.size());
         details.user_size = static_cast<std::uint32_t>(user.size());
         names.append(user);
         details.cpus = number<int>(fields.at(static_cast<std::size_t>(cpu_col)));
-        details.type = labels->index(fields.at(static_cast<std::size_t>(type_col)));
-        details.state = labels->index(fields.at(static_cast<std::size_t>(state_col)));
-        labels->rows.push_back(details);
+        details.type = whole->label(fields.at(static_cast<std::size_t>(type_col)));
+        details.state = whole->label(fields.at(static_cast<std::size_t>(state_col)));
+        whole->rows.push_back(details);
       }
       jobs.push_back(job);
     }
@@ -440,15 +443,15 @@ void append_short_row(std::string& out, const Job& job, const std::string& names
 
 // acmesim's jobs.csv row of a run without failures (docs/outputs.md): the fault columns hold
 // zeros, a job's useful time is its duration, and its ETTR that over its wall time.
-void append_whole_row(std::string& out, const Job& job, const std::string& names, const Labels& labels,
+void append_whole_row(std::string& out, const Job& job, const std::string& names, const WholeRows& whole,
                       const std::vector<int>& parts)
 {
-  const RowDetails& details = labels.rows[job.row];
+  const RowDetails& details = whole.rows[job.row];
   const bool ran = job.start >= 0;
   const bool gpu_job_ran = ran && job.gpus > 0;
   out.append(names, job.name_at, job.name_size);
   out += ',';
-  out += labels.values[details.type];
+  out += whole.labels[details.type];
   out += ',';
   out.append(names, details.user_at, details.user_size);
   out += ',';
@@ -468,7 +471,7 @@ void append_whole_row(std::string& out, const Job& job, const std::string& names
   } else {
     out += ",,,,";
   }
-  out += ran ? std::string_view(labels.values[details.state]) : std::string_view("REJECTED");
+  out += ran ? std::string_view(whole.labels[details.state]) : std::string_view("REJECTED");
   out += ',';
   if (job.pod >= 0)
     out += PODS[job.pod].name;
@@ -501,22 +504,22 @@ constexpr const char* WHOLE_HEADER =
     "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
     "waiting_for_person_s,restart_s,ettr\n";
 
-// One row per job, in submission order; whole rows with `labels`.
-void write_jobs(const char* path, const std::vector<Job>& jobs, const std::string& names, const Labels* labels,
+// One row per job, in submission order; whole rows with `whole`.
+void write_jobs(const char* path, const std::vector<Job>& jobs, const std::string& names, const WholeRows* whole,
                 const std::vector<int>& parts)
 {
   std::FILE* f = std::fopen(path, "wb");
   if (f == nullptr)
     die(std::string("cannot write ") + path);
-  std::string out = labels != nullptr ? WHOLE_HEADER : SHORT_HEADER;
+  std::string out = whole != nullptr ? WHOLE_HEADER : SHORT_HEADER;
   const auto flush = [&] {
     if (std::fwrite(out.data(), 1, out.size(), f) != out.size())
       die(std::string("cannot write ") + path);
     out.clear();
   };
   for (const Job& job : jobs) {
-    if (labels != nullptr)
-      append_whole_row(out, job, names, *labels, parts);
+    if (whole != nullptr)
+      append_whole_row(out, job, names, *whole, parts);
     else
       append_short_row(out, job, names, parts);
     if (out.size() > (1 << 20))
@@ -535,8 +538,8 @@ int main(int argc, char** argv)
   if (argc != 3 && !whole_rows)
     die("usage: fifo_replay TRACE.csv OUT.csv [--whole-rows]");
   std::string names;
-  Labels labels;
-  Labels* const wanted = whole_rows ? &labels : nullptr;
+  WholeRows extra;
+  WholeRows* const wanted = whole_rows ? &extra : nullptr;
   std::vector<Job> jobs = read_jobs(argv[1], names, wanted);
   std::vector<int> parts;
   parts.reserve(jobs.size());
