@@ -69,7 +69,11 @@ Allocation PackPlacement::place(const ClusterState& cluster, int gpus)
   int best_whole_gpus = 0;
   int best_leaves = std::numeric_limits<int>::max();
 
-  for (int pod : feasible_pods(cluster, gpus)) {
+  // Pod by pod rather than from feasible_pods: placement runs for every job, and the list would
+  // be an allocation each time.
+  for (int pod = 0; pod < static_cast<int>(spec.pods.size()); ++pod) {
+    if (!fits_in_pod(cluster, pod, gpus))
+      continue;
     const int node_gpus = spec.pods[pod].gpus_per_node;
     const JobShape shape = job_shape(gpus, node_gpus);
     if (!shape.whole_nodes) {

@@ -4,23 +4,24 @@
 
 namespace acmesim {
 
-PodList feasible_pods(const ClusterState& cluster, int gpus)
+bool fits_in_pod(const ClusterState& cluster, int pod, int gpus)
 {
-  PodList pods;
-  const auto& spec = cluster.topology().spec();
-  for (int pod = 0; pod < static_cast<int>(spec.pods.size()); ++pod) {
-    const int node_gpus = spec.pods[pod].gpus_per_node;
-    const JobShape shape = job_shape(gpus, node_gpus);
-    bool ok = false;
-    if (shape.whole_nodes) {
-      ok = cluster.nodes_with_free(pod, node_gpus) >= shape.nodes;
-    } else {
-      for (int f = gpus; f <= node_gpus && !ok; ++f)
-        ok = cluster.nodes_with_free(pod, f) > 0;
-    }
-    if (ok)
+  const int node_gpus = cluster.topology().spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+  const JobShape shape = job_shape(gpus, node_gpus);
+  if (shape.whole_nodes)
+    return cluster.nodes_with_free(pod, node_gpus) >= shape.nodes;
+  for (int f = gpus; f <= node_gpus; ++f)
+    if (cluster.nodes_with_free(pod, f) > 0)
+      return true;
+  return false;
+}
+
+std::vector<int> feasible_pods(const ClusterState& cluster, int gpus)
+{
+  std::vector<int> pods;
+  for (int pod = 0; pod < static_cast<int>(cluster.topology().spec().pods.size()); ++pod)
+    if (fits_in_pod(cluster, pod, gpus))
       pods.push_back(pod);
-  }
   return pods;
 }
 

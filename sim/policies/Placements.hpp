@@ -3,8 +3,6 @@
 #include "models/common/Random.hpp"
 #include "sim/scheduler/SchedulerApi.hpp"
 
-#include <boost/container/small_vector.hpp>
-
 namespace acmesim {
 
 // Fewest leaf switches, then fewest nodes. Jobs within one node go to the best-fitting node
@@ -31,10 +29,10 @@ private:
   RandomEngine rng_;
 };
 
-// Pods where a job of `gpus` fits now, ascending. Clusters have a few pods, held without an
-// allocation: placement asks this for every job it places.
-using PodList = boost::container::small_vector<int, 4>;
-PodList feasible_pods(const ClusterState& cluster, int gpus);
+// Whether a job of `gpus` fits in `pod` now.
+bool fits_in_pod(const ClusterState& cluster, int pod, int gpus);
+// Pods where a job of `gpus` fits now, ascending.
+std::vector<int> feasible_pods(const ClusterState& cluster, int gpus);
 // Wholly free nodes of a leaf, ascending.
 std::vector<NodeId> wholly_free_nodes(const ClusterState& cluster, LeafId leaf);
 // Allocation of `gpus_each` GPUs on each of `nodes` (sorted).

@@ -4,6 +4,13 @@
 
 namespace acmesim {
 
+JobShape job_shape(int gpus, int node_gpus)
+{
+  if (gpus <= node_gpus)
+    return {1, gpus, false};
+  return {(gpus + node_gpus - 1) / node_gpus, node_gpus, true};
+}
+
 std::string allocation_problem(const Topology& topology, const Job& job, const Allocation& allocation)
 {
   if (allocation.empty())

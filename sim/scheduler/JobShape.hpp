@@ -18,14 +18,8 @@ struct JobShape {
   int gpus_held() const { return nodes * gpus_per_node; }
 };
 
-// Shape of a request of `gpus` (> 0) on nodes of `node_gpus` GPUs. Inline: placement asks it of
-// every pod for every job it places.
-inline JobShape job_shape(int gpus, int node_gpus)
-{
-  if (gpus <= node_gpus)
-    return {1, gpus, false};
-  return {(gpus + node_gpus - 1) / node_gpus, node_gpus, true};
-}
+// Shape of a request of `gpus` (> 0) on nodes of `node_gpus` GPUs.
+JobShape job_shape(int gpus, int node_gpus);
 
 // The GPUs a running job holds: which nodes and how many GPUs on each.
 struct Allocation {
