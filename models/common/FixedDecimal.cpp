@@ -73,7 +73,7 @@ std::optional<std::uint64_t> scaled_quickly(double magnitude, int decimals)
   return whole + (fraction > 0.5 ? 1 : 0);
 }
 
-// Decimal digits of n (0 has none): log10 estimated from the bit width (1233 / 4096 is just above
+// Decimal digits of n (0 has none): log10 estimated from the bit width (1233 / 4096 is just below
 // log10(2)), then corrected by one comparison.
 int decimal_digits(std::uint64_t n)
 {
