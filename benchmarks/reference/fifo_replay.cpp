@@ -49,9 +49,24 @@ struct Pod {
 constexpr Pod PODS[] = {{"seren", 0, 286, 20}, {"kalos", 286, 302, 5}};
 constexpr int NODES = 588;
 
+// Text kept in one string for all jobs (names, users): where it starts and its length.
+struct TextAt {
+  std::uint32_t at = 0;
+  std::uint32_t size = 0;
+};
+
+// Appends `text` to `texts`, returning where it is.
+TextAt keep(std::string& texts, std::string_view text)
+{
+  const TextAt kept{static_cast<std::uint32_t>(texts.size()), static_cast<std::uint32_t>(text.size())};
+  texts.append(text);
+  return kept;
+}
+
+void append(std::string& out, const std::string& texts, TextAt text) { out.append(texts, text.at, text.size); }
+
 struct Job {
-  std::uint32_t name_at = 0; // in the names read with the trace
-  std::uint32_t name_size = 0;
+  TextAt name; // in the names read with the trace
   double submit = 0;
   double duration = 0;
   int gpus = 0;
@@ -60,8 +75,9 @@ struct Job {
   int pod = -1;
   int first_part = 0; // nodes in `parts` [first_part, first_part + node_count)
   int node_count = 0;
-  std::uint32_t row = 0; // its row in the trace (in the padding: a Job is 64 bytes either way)
+  std::uint32_t row = 0; // its row in the trace, in what was padding
 };
+static_assert(sizeof(Job) == 64, "--whole-rows must not make the short form's jobs larger");
 
 [[noreturn]] void die(const std::string& message)
 {
@@ -71,8 +87,7 @@ struct Job {
 
 // What only --whole-rows reads of a job, by its row in the trace.
 struct RowDetails {
-  std::uint32_t user_at = 0; // in the names, as the job's name
-  std::uint32_t user_size = 0;
+  TextAt user; // in the names, as the job's name
   int cpus = 0;
   std::uint8_t type = 0; // in the labels (the few types and states a trace has)
   std::uint8_t state = 0;
@@ -186,24 +201,19 @@ std::vector<Job> read_jobs(const char* path, std::string& names, WholeRows* whol
       }
       if (line.empty())
         continue;
+      const auto field = [&fields](int col) { return fields.at(static_cast<std::size_t>(col)); };
       Job job;
-      const std::string_view name = fields.at(static_cast<std::size_t>(id_col));
-      job.name_at = static_cast<std::uint32_t>(names.size());
-      job.name_size = static_cast<std::uint32_t>(name.size());
-      names.append(name);
-      job.gpus = number<int>(fields.at(static_cast<std::size_t>(gpu_col)));
-      job.submit = timestamp(fields.at(static_cast<std::size_t>(submit_col)));
-      job.duration = number<double>(fields.at(static_cast<std::size_t>(duration_col)));
+      job.name = keep(names, field(id_col));
+      job.gpus = number<int>(field(gpu_col));
+      job.submit = timestamp(field(submit_col));
+      job.duration = number<double>(field(duration_col));
       job.row = static_cast<std::uint32_t>(jobs.size());
       if (whole != nullptr) {
         RowDetails details;
-        const std::string_view user = fields.at(static_cast<std::size_t>(user_col));
-        details.user_at = static_cast<std::uint32_t>(names.size());
-        details.user_size = static_cast<std::uint32_t>(user.size());
-        names.append(user);
-        details.cpus = number<int>(fields.at(static_cast<std::size_t>(cpu_col)));
-        details.type = whole->label(fields.at(static_cast<std::size_t>(type_col)));
-        details.state = whole->label(fields.at(static_cast<std::size_t>(state_col)));
+        details.user = keep(names, field(user_col));
+        details.cpus = number<int>(field(cpu_col));
+        details.type = whole->label(field(type_col));
+        details.state = whole->label(field(state_col));
         whole->rows.push_back(details);
       }
       jobs.push_back(job);
@@ -420,7 +430,7 @@ void append_nodes(std::string& out, const Job& job, const std::vector<int>& part
 // The reference's own row: job_id,gpus,submit_s,start_s,end_s,pod,node_list.
 void append_short_row(std::string& out, const Job& job, const std::string& names, const std::vector<int>& parts)
 {
-  out.append(names, job.name_at, job.name_size);
+  append(out, names, job.name);
   out += ',';
   out += std::to_string(job.gpus);
   out += ',';
@@ -449,11 +459,11 @@ void append_whole_row(std::string& out, const Job& job, const std::string& names
   const RowDetails& details = whole.rows[job.row];
   const bool ran = job.start >= 0;
   const bool gpu_job_ran = ran && job.gpus > 0;
-  out.append(names, job.name_at, job.name_size);
+  append(out, names, job.name);
   out += ',';
   out += whole.labels[details.type];
   out += ',';
-  out.append(names, details.user_at, details.user_size);
+  append(out, names, details.user);
   out += ',';
   out += std::to_string(job.gpus);
   out += ',';
