@@ -98,3 +98,21 @@ TEST_CASE("random placement is valid, seeded and not constant")
   }
   CHECK(seen.size() == 5);
 }
+
+TEST_CASE("a job fits in a pod whose free GPUs hold its shape, and feasible_pods lists those pods")
+{
+  // "small": 2 nodes of 8 GPUs (ids 0-1); "big": 3 nodes of 16 GPUs (ids 2-4).
+  const Topology topo(acmesim::testing::two_pod_cluster());
+  ClusterState state(topo);
+  state.take(on(0, 8));
+  state.take(on(1, 3)); // small: 5 free GPUs on one node, no whole node
+  CHECK(fits_in_pod(state, 0, 5));
+  CHECK_FALSE(fits_in_pod(state, 0, 6));
+  CHECK_FALSE(fits_in_pod(state, 0, 16)); // two whole nodes of 8
+  CHECK(fits_in_pod(state, 1, 16));
+  CHECK(fits_in_pod(state, 1, 48)); // all three whole nodes
+  CHECK_FALSE(fits_in_pod(state, 1, 49));
+  CHECK(feasible_pods(state, 5) == std::vector<int>{0, 1});
+  CHECK(feasible_pods(state, 6) == std::vector<int>{1});
+  CHECK(feasible_pods(state, 64).empty());
+}
