@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's validation table of Acme's production scheduling: runs scenarios/acme-production.yaml
+# The validation table of Acme's production scheduling (docs/validation.md): runs scenarios/acme-production.yaml
 # (six months of both Acme clusters under quota, each cluster with its own scheduler), then reads
 # the run's jobs.csv back with `acmesim workload stats --against <cluster> --cluster <cluster>` and
 # prints, per cluster, the median and mean GPU-job wait, the type that waits longest, and the

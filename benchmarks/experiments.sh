@@ -25,6 +25,6 @@ timed "tiny scenario, 64 points, --jobs 1" 64 "$acmesim" sweep "$out/tiny.yaml" 
 timed "tiny scenario, 64 points, --jobs 2" 64 "$acmesim" sweep "$out/tiny.yaml" --jobs 2 --out "$out/tiny2" --quiet
 timed "compare fifo vs easy-backfill, default, 20 seeds" 40 "$acmesim" compare --seeds 20 --jobs 2 --quiet \
   --out "$out/compare" --set scheduler.name=fifo --vs --set scheduler.name=easy-backfill
-grep -E '^(makespan_s|wait_s.mean|utilisation.gpu_busy) ' "$out/stdout"
+grep -E '^(makespan_s|wait_s.all.mean|utilisation.mean_gpu_busy) ' "$out/stdout"
 timed "sweeps/kalos-nodes-by-scheduler.yaml" 24 "$acmesim" sweep sweeps/kalos-nodes-by-scheduler.yaml --jobs 2 \
   --out "$out/sweep" --quiet

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's network table: scenarios/network-what-if.yaml (a month of the calibrated Kalos
+# The network table of docs/network.md: scenarios/network-what-if.yaml (a month of the calibrated Kalos
 # workload) as written and under each what-if, and Seren's shared NIC under synchronous and
 # asynchronous checkpoints (scenarios/seren-calibrated-week.yaml with pretraining checkpoints every
 # 30 minutes), two runs at a time. Per variant: mean and p95 JCT of pretraining jobs of 64 GPUs or

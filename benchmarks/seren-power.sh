@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's power validation table: replays six months (184 days) of the calibrated Seren
+# The power validation table (docs/validation.md): replays six months (184 days) of the calibrated Seren
 # workload (scenarios/seren-calibrated-week.yaml with workload.synthetic.days=184) for seeds 1-3 and
 # prints the share of GPU-time not computing, the mean GPU power and the mean GPU-server power
 # beside Acme's published figures (NSDI'24 Fig. 8 and 9; ../shared/reference/acme-facts.md §4).

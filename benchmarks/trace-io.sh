@@ -18,5 +18,4 @@ echo "== workload stats --against seren on it"
 /usr/bin/time -f "%e s wall, peak RSS %M KB" "$build/acmesim" workload stats "$out/seren.csv" --against seren \
   | grep -E "^largest CDF gap"
 echo "== readers, a million jobs each (Acme, SWF, Helios, Philly)"
-"$build/tests/unit_trace" "[perf]" 2>&1 | grep -E "read in|passed|failed" || true
-"$build/tests/unit_trace_formats" "[perf]" 2>&1 | grep -E "read in|passed|failed" || true
+"$build/tests/models_traces" "[perf]" 2>&1 | grep -E "read in|passed|failed" || true

@@ -6,24 +6,24 @@
 #   add_library(mysched MODULE mysched.cpp)
 #   target_link_libraries(mysched PRIVATE acmesim::scheduler_api)
 #
-# and can run `$<TARGET_FILE:acmesim::acmesim>` in its tests (docs/schedulers.md).
+# and can run `$<TARGET_FILE:acmesim::acmesim>` in its tests (docs/writing-a-scheduler.md).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(ACMESIM_PLUGIN_HEADERS
-    sim/scheduler/SchedulerPlugin.hpp
-    sim/scheduler/SchedulerApi.hpp
-    sim/scheduler/ClusterState.hpp
-    sim/scheduler/JobShape.hpp
-    sim/scheduler/NodeSet.hpp
-    sim/policies/PolicySpec.hpp
+    sim/policy_api/SchedulerPlugin.hpp
+    sim/policy_api/SchedulerApi.hpp
+    sim/policy_api/ClusterState.hpp
+    sim/policy_api/JobShape.hpp
+    sim/policy_api/NodeSet.hpp
+    sim/policy_api/PolicySpec.hpp
     sim/policies/QueueScheduler.hpp
     sim/policies/Placements.hpp
     models/cluster/Topology.hpp
     models/cluster/ClusterSpec.hpp
     models/workload/EmpiricalSpec.hpp
     models/workload/Job.hpp
-    models/evaluation/EvalSpec.hpp
+    models/workload/EvalChunk.hpp
     models/common/EnumNames.hpp
     models/common/Text.hpp
     models/common/Random.hpp

@@ -1,5 +1,5 @@
 // Shortest job first with EASY-style reservations, as a scheduler plugin for acmesim
-// (docs/schedulers.md). The same policy is written in Python in examples/python/sjf_easy.py; both
+// (docs/writing-a-scheduler.md). The same policy is written in Python in examples/python/sjf_easy.py; both
 // give identical results.
 //
 // Queued jobs go in order of their runtime estimate (the recorded duration; the job id breaks
@@ -8,7 +8,7 @@
 // (its shadow time). A job behind it may start now if it is estimated to end by then, or if the
 // GPUs it takes are not needed by the reserved job at the shadow time.
 #include "sim/policies/QueueScheduler.hpp"
-#include "sim/scheduler/SchedulerPlugin.hpp"
+#include "sim/policy_api/SchedulerPlugin.hpp"
 
 #include <algorithm>
 #include <map>

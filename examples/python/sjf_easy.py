@@ -1,6 +1,6 @@
 """Shortest job first, with an EASY reservation for the first job that does not fit.
 
-A scheduler for acmesim written in Python (docs/schedulers.md); examples/cpp/sjf_easy.cpp is the
+A scheduler for acmesim written in Python (docs/writing-a-scheduler.md); examples/cpp/sjf_easy.cpp is the
 same policy in C++, and the two give identical results.
 
 Queued jobs go in order of their runtime estimate (the recorded duration; submission order breaks

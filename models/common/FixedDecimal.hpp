@@ -3,7 +3,7 @@
 // them, only faster: jobs.csv holds millions of them (a dozen per job), and
 // fmt's exact fixed-precision path costs about 75 ns a number. Here the binary value is scaled
 // by 10^N in 128-bit integers, exactly, and rounded to nearest with ties to even, which is what
-// the exact path does, so the text is the same byte for byte (tests/unit/test_fixed_decimal.cpp
+// the exact path does, so the text is the same byte for byte (tests/models/common/test_fixed_decimal.cpp
 // compares them over millions of values and every kind of tie).
 #include <fmt/format.h>
 

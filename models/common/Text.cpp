@@ -1,6 +1,7 @@
 #include "models/common/Text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +35,31 @@ std::string csv_field(std::string_view text)
   std::ostringstream out;
   out << std::quoted(text, '"', '"');
   return out.str();
+}
+
+namespace {
+
+// A name that becomes a directory is one plain path part.
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
+
+} // namespace
+
+bool is_safe_name(const std::string& name)
+{
+  return !name.empty() && name.size() <= MAX_NAME_LENGTH && name.front() != '.' &&
+         std::all_of(name.begin(), name.end(), is_name_char);
+}
+
+std::string safe_name(std::string name)
+{
+  for (char& c : name)
+    if (!is_name_char(c))
+      c = '_';
+  if (name.empty() || name.front() == '.')
+    name.insert(name.begin(), '_');
+  if (name.size() > MAX_NAME_LENGTH)
+    name.resize(MAX_NAME_LENGTH);
+  return name;
 }
 
 } // namespace acmesim

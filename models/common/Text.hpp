@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,13 @@ inline bool needs_csv_quotes(std::string_view text)
   // One pass; find_first_of would search the four characters for every byte of the text.
   return std::any_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"' || c == '\n' || c == '\r'; });
 }
+
+// Names that become a directory (a scenario's under results/, a sweep's points): letters, digits,
+// '.', '_' and '-', not starting with '.', at most MAX_NAME_LENGTH long (a file name's limit on
+// Linux). safe_name() replaces anything else with '_' and cuts what is longer.
+inline constexpr std::size_t MAX_NAME_LENGTH = 255;
+bool is_safe_name(const std::string& name);
+std::string safe_name(std::string name);
 
 // "a, b, c", for messages: any range of strings.
 template <typename Range>

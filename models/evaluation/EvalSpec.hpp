@@ -2,7 +2,6 @@
 // Evaluation of model checkpoints (Acme NSDI'24 §4.2, §6.2): a campaign evaluates one checkpoint
 // on a set of datasets; each dataset is one trial with phases (model load, preprocessing, GPU
 // inference, metric computation). Defaults and sources: docs/evaluation.md.
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,17 +54,5 @@ inline int gpus_for_model(double params_b)
 {
   return params_b <= 13 ? 1 : params_b <= 34 ? 2 : params_b <= 70 ? 4 : 8;
 }
-
-// One piece of work of a campaign: a dataset, or a chunk of one.
-struct EvalChunk {
-  std::uint32_t campaign = 0;
-  std::uint32_t dataset = 0; // index into the catalogue
-  int chunk = 0;
-  int chunks = 1;
-  double preprocess_s = 0;
-  double inference_s = 0;
-  double metric_s = 0;
-  double model_bytes = 0;
-};
 
 } // namespace acmesim

@@ -1,7 +1,7 @@
 #include "models/failure/RecordedFailures.hpp"
 
 #include "models/common/InputError.hpp"
-#include "models/workload/TraceFormat.hpp"
+#include "models/traces/TraceIo.hpp"
 
 #include <algorithm>
 #include <array>

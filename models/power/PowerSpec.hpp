@@ -3,7 +3,14 @@
 // them in (docs/energy.md). Defaults are A100-SXM4-80GB servers as Acme measured them (NSDI'24
 // §3.3, Fig. 8 and 9; ../shared/reference/acme-facts.md §4), or assumptions where it published
 // nothing.
+#include <cstdint>
+
 namespace acmesim {
+
+// What a GPU draws: computing, moving data without computing (checkpoint writes, restarts, model
+// loads), idle (holding no running work), or nothing (its node is out of service). Each ledger
+// state has one (power_draw, sim/run/Ledger.hpp).
+enum class PowerDraw : std::uint8_t { Idle, Busy, Io, Off };
 
 struct PowerSpec {
   // A GPU that holds no running work: idle, stranded, a spare, or held by a job that is waiting

@@ -1,7 +1,7 @@
 #pragma once
 // The job record every workload source produces and every scheduler consumes.
 #include "models/common/EnumNames.hpp"
-#include "models/evaluation/EvalSpec.hpp"
+#include "models/workload/EvalChunk.hpp"
 
 #include <boost/flyweight.hpp>
 #include <boost/flyweight/no_tracking.hpp>

@@ -1,6 +1,5 @@
 #pragma once
 // Typed description of where a run's jobs come from: a trace file or the synthetic generator.
-#include "models/workload/AcmeGenerator.hpp"
 #include "models/workload/EmpiricalSpec.hpp"
 #include "models/workload/Job.hpp"
 
@@ -60,7 +59,31 @@ struct TraceSpec {
   UnknownPolicy on_unknown = UnknownPolicy::Error; // SWF only
 };
 
-// The generator calibrated to Acme's published distributions (AcmeGenerator.hpp).
+// The generator calibrated to Acme's published distributions (models/acme/AcmeGenerator.hpp): what a
+// scenario sets of it.
+struct AcmeGeneratorSpec {
+  double days = 30;
+  // GPU jobs per day; 0 takes the rate that offers the published load: the published GPU time
+  // over the trace's span (cluster_summary.csv complete + cancel + fail GPU time over Seren's
+  // 184 days, Mar-Aug 2023, or Kalos' 107 days, May 17-Aug 31) divided by the fitted GPU time
+  // of one job.
+  double gpu_jobs_per_day = 0;
+  // CPU-only jobs as a share of all jobs; < 0 takes the published cpu_job_num / job_num.
+  double cpu_job_share = -1;
+  int users = 300;
+  // Arrival rhythm (assumptions: the paper shows a diurnal pattern but publishes no numbers):
+  // rate x (1 + amplitude x cos(2 pi (hour - peak_hour) / 24)), x weekend_factor on Sat/Sun.
+  double diurnal_amplitude = 0.5;
+  double peak_hour = 15;
+  double weekend_factor = 0.6;
+  double eval_batch_mean = 20;       // evaluation jobs per batch (geometric, one user); 1 = no batching
+  // Pretraining jobs are the attempts of concurrent campaigns, each busy this share of the time
+  // (so there are about total pretraining run time / (days x share) of them); 0: no campaigns,
+  // pretraining jobs arrive like the others.
+  double campaign_busy_share = 0.8;
+};
+
+// The generator calibrated to Acme's published distributions, for one preset.
 struct AcmePresetSpec {
   std::string preset = "seren"; // seren | kalos | acme
   AcmeGeneratorSpec generator;

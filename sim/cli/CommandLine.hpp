@@ -2,7 +2,7 @@
 // The start of every command that takes bare (positional) arguments: its options parsed, --help
 // answered with the command's usage text followed by its options, a missing required bare
 // argument refused.
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/OptionParsing.hpp"
 
 #include <boost/program_options.hpp>

@@ -8,13 +8,15 @@
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/RunCommand.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
-#include "sim/report/AtomicFile.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/KeyReference.hpp"
+#include "sim/config/ScenarioChecks.hpp"
 #include "sim/config/ScenarioLoader.hpp"
-#include "sim/engine/WorkloadLoader.hpp"
+#include "sim/config/WorkloadLoader.hpp"
 #include "sim/plugins/CheckedScheduler.hpp"
 #include "sim/policies/Registries.hpp"
+#include "sim/report/AtomicFile.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -38,7 +40,7 @@ constexpr const char* USAGE = R"(acmesim: discrete-event simulator of the GPU da
 usage:
   acmesim run [SCENARIO.yaml] [--out DIR] [--seed N] [--set key.path=value ...] [--timeline] [--quiet|--verbose]
   acmesim validate SCENARIO.yaml [--set key.path=value ...]
-  acmesim list [keys [--markdown]]
+  acmesim list [keys|metrics [--markdown]]
   acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv
   acmesim compare A.yaml B.yaml [--seeds N] [--first-seed S] [--jobs N] [--out DIR] [--set key=value ...]
   acmesim compare BASE.yaml [--set key=value ...] --vs [B.yaml] [--set key=value ...]
@@ -146,8 +148,9 @@ int cmd_run(const std::vector<std::string>& args)
   if (workload.jobs.empty())
     log_warn("the workload has no jobs: nothing to simulate beyond time 0");
   check_utilisation_bins(scenario, workload);
-  warn_about_checkpoint_intervals(scenario, workload);
-  check_inputs_apart_from_results(scenario, out);
+  if (const auto warning = checkpoint_interval_warning(scenario, workload))
+    log_warn(*warning);
+  check_inputs_apart_from_results(scenario_input_files(scenario), out);
   const ResultsDirLock lock = prepare_output_dir(out);
   // From here the directory holds no earlier run's results: a run that fails or is killed leaves
   // nothing that looks whole.
@@ -185,13 +188,18 @@ void list_policies(const char* title, const std::vector<const PolicyInfo*>& poli
   }
 }
 
-// `list`: presets and policies; `list keys [--markdown]`: every scenario key (docs/scenario-keys.md).
+// `list`: presets and policies; `list keys [--markdown]`: every scenario key (docs/scenario-keys.md);
+// `list metrics [--markdown]`: every metric (docs/metrics.md).
 int cmd_list(const std::vector<std::string>& args)
 {
   if (!args.empty()) {
-    if (args[0] != "keys" || args.size() > 2 || (args.size() == 2 && args[1] != "--markdown"))
-      throw UsageError("list takes no argument, or keys [--markdown]");
-    std::cout << (args.size() == 2 ? key_reference_markdown() : key_reference_text());
+    const bool markdown = args.size() == 2 && args[1] == "--markdown";
+    if ((args[0] != "keys" && args[0] != "metrics") || args.size() > 2 || (args.size() == 2 && !markdown))
+      throw UsageError("list takes no argument, or keys [--markdown], or metrics [--markdown]");
+    if (args[0] == "keys")
+      std::cout << (markdown ? key_reference_markdown() : key_reference_text());
+    else
+      std::cout << (markdown ? metric_reference_markdown() : metric_reference_text());
     return EXIT_OK;
   }
   std::cout << "cluster presets (cluster.preset):\n";
@@ -200,7 +208,9 @@ int cmd_list(const std::vector<std::string>& args)
   list_policies("schedulers (scheduler.name)", scheduler_registry().policies());
   list_policies("placement policies (scheduler.placement)", placement_registry().policies());
   list_policies("recovery policies (recovery.name)", recovery_registry().policies());
-  std::cout << "\nevery scenario key, with its type, unit, range, default and help: acmesim list keys\n";
+  std::cout << "\nevery scenario key, with its type, unit, range, default and help: acmesim list keys\n"
+               "every metric of compare, sweep and plan, with its unit and which way is better: acmesim list "
+               "metrics\n";
   return EXIT_OK;
 }
 

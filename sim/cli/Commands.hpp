@@ -1,22 +1,9 @@
 #pragma once
-// The acmesim command line: run, validate, list, --help, --version.
-// Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error.
-#include <stdexcept>
-#include <string>
-#include <vector>
+// The acmesim command line: every command, found by its name in one table (Commands.cpp).
+// Exit codes and usage errors: ExitCodes.hpp.
+#include "sim/cli/ExitCodes.hpp"
 
 namespace acmesim {
-
-// A command line that cannot be understood (unknown option, missing argument): exit 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-inline constexpr int EXIT_OK = 0;
-inline constexpr int EXIT_INTERNAL = 1;
-inline constexpr int EXIT_BAD_INPUT = 2;
-// `acmesim plan`: the plan ran, and no candidate meets every target.
-inline constexpr int EXIT_NO_ANSWER = 3;
 
 int run_cli(int argc, const char* const* argv);
 

@@ -1,7 +1,7 @@
 #pragma once
 // Parsing one command's options with Boost.Program_options, the same way for every command:
 // anything it cannot understand is a UsageError (exit 2).
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

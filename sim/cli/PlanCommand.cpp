@@ -4,7 +4,7 @@
 // (PlanResult); the results directory is a sweep's, with plan.json beside results.csv.
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentBackend.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/ProgressLine.hpp"
@@ -12,9 +12,9 @@
 #include "sim/experiment/PlanResult.hpp"
 #include "sim/experiment/PlanSearch.hpp"
 #include "sim/experiment/PlanSpec.hpp"
-#include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
 #include "sim/report/JsonText.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

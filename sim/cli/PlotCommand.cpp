@@ -2,13 +2,17 @@
 // drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
 // script and embedded in the binary at configure time) because matplotlib draws them better
 // than anything a C++ build can depend on; this command checks its arguments, runs the script
-// with python3 and passes its exit code on. What the script needs of a run's summary.json it is
-// given, read here through the summary's declarations (run_figure_facts).
+// with python3 and passes its exit code on. What the script needs of acmesim's declarations (the
+// metric table, the jobs.csv columns, a run's summary.json) it is given (plot_facts).
 #include "models/common/InputError.hpp"
+#include "models/traces/JobsCsvColumns.hpp"
 #include "sim/cli/CommandLine.hpp"
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/experiment/ChildProcesses.hpp"
+#include "sim/experiment/PairedStats.hpp"
+#include "sim/experiment/SweepRunner.hpp"
+#include "sim/report/RunMetrics.hpp"
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Ledger.hpp"
 
@@ -74,6 +78,38 @@ Json run_figure_facts(const std::filesystem::path& results)
               {"state_labels", labels}};
 }
 
+// The Student t quantiles of a sweep's 95% bands, one per degree of freedom its points can have
+// (seeds - 1): computed here as compare computes its intervals, so that the script keeps no table.
+Json t_quantiles(const std::filesystem::path& results)
+{
+  Json quantiles = Json::array();
+  const std::size_t seeds = results_seed_count(results / "results.csv");
+  for (std::size_t df = 1; df < seeds; ++df)
+    quantiles.push_back(t_critical(0.95, static_cast<double>(df)));
+  return quantiles;
+}
+
+// Everything the script takes from the binary rather than spelling it again: the metric table
+// (names, units, directions, help, the headline ones), the job types in order, the jobs.csv columns
+// it reads, the t quantiles of a sweep, and a run directory's summary facts.
+Json plot_facts(const std::filesystem::path& results)
+{
+  using C = JobsCsvColumn;
+  Json types = Json::array();
+  for (const JobType type : enum_values<JobType>())
+    types.push_back(to_string(type));
+  return Json{{"metrics", metric_table_json()},
+              {"job_types", types},
+              {"jobs_csv",
+               {{"type", to_string(C::Type)},
+                {"gpus", to_string(C::Gpus)},
+                {"wait", to_string(C::WaitS)},
+                {"jct", to_string(C::JctS)},
+                {"slowdown", to_string(C::Slowdown)}}},
+              {"t975", t_quantiles(results)},
+              {"run", run_figure_facts(results)}};
+}
+
 } // namespace
 
 int cmd_plot(const std::vector<std::string>& args)
@@ -100,8 +136,7 @@ int cmd_plot(const std::vector<std::string>& args)
                                 format};
   if (vm.count("out"))
     argv.insert(argv.end(), {"--out", vm["out"].as<std::string>()});
-  if (const Json facts = run_figure_facts(results); !facts.is_null())
-    argv.insert(argv.end(), {"--run-facts", facts.dump()});
+  argv.insert(argv.end(), {"--facts", plot_facts(results).dump()});
   argv.insert(argv.end(), {"--", results});
 
   ChildExit ended;

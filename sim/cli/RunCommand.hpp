@@ -14,18 +14,6 @@ namespace acmesim {
 // written.
 [[nodiscard]] ResultsDirLock prepare_output_dir(const std::string& out);
 
-// Refuses (exit 2) bins of utilisation.csv so narrow that the workload's span (each job's
-// submission plus its run time, at least) would need more than physical::MAX_UTILISATION_BINS.
-void check_utilisation_bins(const Scenario& scenario, const Workload& workload);
-
-// Warns when a fixed checkpoint.interval_s is shorter than one training step of some checkpointed
-// job: its interval becomes one step (a checkpoint cannot come within a step).
-void warn_about_checkpoint_intervals(const Scenario& scenario, const Workload& workload);
-
-// Refuses (exit 2) a scenario that reads one of the files a run writes into `out`: the run would
-// write over its own input (a run's failures.csv replayed into the same directory, say).
-void check_inputs_apart_from_results(const Scenario& scenario, const std::string& out);
-
 // Hands `owned` over to the end of the process, for a command that is about to exit: the system
 // takes the memory back at once, where freeing the structures of a six-month run piece by piece
 // takes tens of milliseconds. Held from a static list, it is no leak to LeakSanitizer.

@@ -4,12 +4,13 @@
 // values (docs/workload-stats.md). The numbers come from models/workload and the report from
 // sim/report/TraceStats*; this file reads the options and the trace, and fetches the embedded
 // published CSVs.
+#include "models/acme/PublishedAcme.hpp"
+#include "models/acme/TraceComparison.hpp"
+#include "models/acme/TraceStatistics.hpp"
+#include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
-#include "models/workload/PublishedAcme.hpp"
-#include "models/workload/TraceComparison.hpp"
-#include "models/workload/TraceFormat.hpp"
-#include "models/workload/TraceStatistics.hpp"
-#include "sim/cli/Commands.hpp"
+#include "models/traces/TraceFormat.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/OptionParsing.hpp"
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"

@@ -1,6 +1,6 @@
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentBackend.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/OptionParsing.hpp"

@@ -1,11 +1,11 @@
 #include "sim/cli/WorkloadCommand.hpp"
 
-#include "sim/cli/Commands.hpp"
+#include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/OptionParsing.hpp"
 
+#include "models/acme/AcmeGenerator.hpp"
 #include "models/common/InputError.hpp"
-#include "models/workload/AcmeGenerator.hpp"
-#include "models/workload/AcmeTraceWriter.hpp"
+#include "models/traces/AcmeTraceWriter.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/report/AtomicFile.hpp"
 

@@ -1,7 +1,8 @@
 #include "sim/config/AcmePresetSection.hpp"
 
-#include "sim/config/SyntheticSection.hpp"
+#include "models/acme/AcmeGenerator.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/config/SyntheticSection.hpp"
 
 #include <string_view>
 

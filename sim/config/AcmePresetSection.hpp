@@ -3,7 +3,7 @@
 // published distributions (docs/acme-generator.md); the per-type tables come from the preset,
 // the other keys are the generator's knobs.
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

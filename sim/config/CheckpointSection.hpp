@@ -1,7 +1,7 @@
 #pragma once
 // The `checkpoint:` section of a scenario (docs/checkpointing.md).
 #include "models/checkpoint/CheckpointSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 #pragma once
 // Expands `cluster.preset` and `cluster.pods.<i>.preset`, so that the checks that follow see one
 // plain cluster map in which every value still points at the line it came from.
-#include "sim/config/CheckedReader.hpp"
-#include "sim/config/ConfigTree.hpp"
 #include "sim/config/PresetLibrary.hpp"
+#include "sim/keys/CheckedReader.hpp"
+#include "sim/keys/ConfigTree.hpp"
 
 #include <string>
 

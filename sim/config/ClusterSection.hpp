@@ -2,7 +2,7 @@
 // The `cluster:` section of a scenario, its presets already expanded (ClusterResolver): one pod
 // described by the cluster's own pod fields, or a list of pods; and the storage service.
 #include "models/cluster/ClusterSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

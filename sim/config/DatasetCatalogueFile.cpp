@@ -1,7 +1,7 @@
 #include "sim/config/DatasetCatalogueFile.hpp"
 
-#include "sim/config/KeyTable.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <algorithm>
 

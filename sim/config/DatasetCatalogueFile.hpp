@@ -2,7 +2,7 @@
 // Dataset catalogue files (configs/eval/datasets.yaml, or `evaluation.catalogue: <file>`): the
 // datasets an evaluation campaign can run, with their phase times (docs/evaluation.md).
 #include "models/evaluation/EvalSpec.hpp"
-#include "sim/config/KeyDoc.hpp"
+#include "sim/keys/KeyDoc.hpp"
 
 #include <string>
 #include <string_view>

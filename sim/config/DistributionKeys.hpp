@@ -4,7 +4,7 @@
 // Every parameter of the chosen kind is required, since overriding half of a distribution of
 // another kind has no meaning.
 #include "models/failure/FailureSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <optional>
 #include <string>

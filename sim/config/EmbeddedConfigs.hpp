@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/workload/PublishedAcme.hpp"
+#include "models/acme/PublishedAcme.hpp"
 
 namespace acmesim {
 

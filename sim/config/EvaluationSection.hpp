@@ -2,7 +2,7 @@
 // The `evaluation:` section of a scenario (docs/evaluation.md).
 #include "models/evaluation/EvalSpec.hpp"
 #include "sim/config/DatasetCatalogueFile.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // and how it is repaired (docs/failures.md). A scenario's keys apply over the defaults of
 // acme_failure_defaults(), key by key.
 #include "models/failure/FailureSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

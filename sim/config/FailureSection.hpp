@@ -3,7 +3,7 @@
 // parameters, lemon nodes, correlation, detection delays, or a recorded failure list.
 #include "models/cluster/Topology.hpp"
 #include "models/failure/FailureSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 // each pod. With the model off the section is not echoed, so that the outputs are those of a run
 // without a network model, byte for byte.
 #include "models/network/NetworkSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 namespace acmesim {
 

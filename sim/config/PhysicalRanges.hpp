@@ -4,7 +4,7 @@
 // anything runs: a bandwidth of 1e-320 GB/s would otherwise reach SimGrid and abort it, a bin of
 // 1e-308 s would allocate until memory runs out. The floors are far below any datacenter's
 // values and the ceilings far above, so that no real scenario meets them.
-#include "sim/config/CheckedReader.hpp"
+#include "sim/keys/CheckedReader.hpp"
 
 namespace acmesim::physical {
 

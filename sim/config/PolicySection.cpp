@@ -1,7 +1,6 @@
 #include "sim/config/PolicySection.hpp"
 
-#include "sim/plugins/PluginLoader.hpp"
-#include "sim/plugins/PythonPolicy.hpp"
+#include "sim/policies/ExternalSchedulers.hpp"
 #include "sim/policies/Registries.hpp"
 
 #include <algorithm>
@@ -160,13 +159,12 @@ SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& no
       if (!have_file || !have_class)
         return spec;
       spec.python = resolved(spec.python_as_written, base_dir);
-      info = &load_python_policy(spec.python, spec.python_class);
     } else {
       if (!m.read(PLUGIN_KEY, spec.plugin_as_written))
         return spec;
       spec.plugin = resolved(spec.plugin_as_written, base_dir);
-      info = &load_scheduler_plugin(spec.plugin).info;
     }
+    info = &external_scheduler(python ? ExternalKind::Python : ExternalKind::Plugin).declared(spec);
   } catch (const PluginLoadError& e) {
     checker.error(*m.get(file_key), m.key_of(file_key), e.what());
     return spec;
@@ -279,7 +277,7 @@ template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::strin
   };
   const PluginKeyDoc plugin_keys[] = {
       {PLUGIN_KEY, "string", "a path, relative to the scenario file",
-       "a scheduler plugin (shared library, docs/schedulers.md) instead of a built-in name", "none"},
+       "a scheduler plugin (shared library, docs/writing-a-scheduler.md) instead of a built-in name", "none"},
       {PYTHON_KEY, "string", "a path, relative to the scenario file",
        "a scheduler written in Python (a file, with class) instead of a built-in name", "none"},
       {CLASS_KEY, "string", "a class the python file defines", "with python: the policy's class", "none"},

@@ -2,8 +2,8 @@
 // The `scheduler:` and `recovery:` sections of a scenario: a policy by name and the parameters
 // that policy declares in its registration (sim/policies/PolicyRegistry.hpp). The keys besides
 // the names are the registries': the reference lists them from there.
-#include "sim/config/KeyTable.hpp"
-#include "sim/policies/PolicySpec.hpp"
+#include "sim/keys/KeyTable.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
 
 #include <string>
 #include <vector>

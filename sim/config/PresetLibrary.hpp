@@ -1,7 +1,7 @@
 #pragma once
 // The embedded cluster presets (configs/clusters/*.yaml) one scenario load uses, each parsed
 // once, with its positions ("preset kalos:12") kept for diagnostics.
-#include "sim/config/ConfigTree.hpp"
+#include "sim/keys/ConfigTree.hpp"
 
 #include <map>
 #include <optional>

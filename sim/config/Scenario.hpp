@@ -7,7 +7,7 @@
 #include "models/network/NetworkSpec.hpp"
 #include "models/power/PowerSpec.hpp"
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/policies/PolicySpec.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
 
 #include <cstdint>
 #include <map>

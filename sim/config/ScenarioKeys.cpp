@@ -1,14 +1,14 @@
 #include "sim/config/ScenarioKeys.hpp"
 
+#include "models/common/Text.hpp"
 #include "sim/config/CheckpointSection.hpp"
 #include "sim/config/ClusterSection.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
 #include "sim/config/NetworkSection.hpp"
 #include "sim/config/OutputSection.hpp"
-#include "sim/config/PowerSection.hpp"
 #include "sim/config/PolicySection.hpp"
-#include "sim/config/ScenarioLoader.hpp"
+#include "sim/config/PowerSection.hpp"
 #include "sim/config/WorkloadSection.hpp"
 
 namespace acmesim {

@@ -2,8 +2,8 @@
 // The top level of a scenario file: its name and seed, and one key per section. The loader reads
 // the sections (it orders them and checks across them); the echo of the resolved scenario and
 // the key reference come from here, each section's from its own declarations.
-#include "sim/config/KeyTable.hpp"
 #include "sim/config/Scenario.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <vector>
 

@@ -1,13 +1,12 @@
 #include "sim/config/ScenarioLoader.hpp"
 
 #include "models/cluster/Topology.hpp"
+#include "models/common/Text.hpp"
 #include "models/common/TextFile.hpp"
 #include "models/failure/RecordedFailures.hpp"
-#include "sim/config/CheckedReader.hpp"
 #include "sim/config/CheckpointSection.hpp"
 #include "sim/config/ClusterResolver.hpp"
 #include "sim/config/ClusterSection.hpp"
-#include "sim/config/ConfigTree.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
@@ -17,9 +16,10 @@
 #include "sim/config/ScenarioKeys.hpp"
 #include "sim/config/SwfHeaderCluster.hpp"
 #include "sim/config/WorkloadSection.hpp"
+#include "sim/keys/CheckedReader.hpp"
+#include "sim/keys/ConfigTree.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 namespace acmesim {
@@ -187,29 +187,6 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
 }
 
 } // namespace
-
-// Scenario names become directory names under results/: keep them to one plain path part.
-namespace {
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
-} // namespace
-
-bool is_safe_name(const std::string& name)
-{
-  return !name.empty() && name.size() <= MAX_NAME_LENGTH && name.front() != '.' &&
-         std::all_of(name.begin(), name.end(), is_name_char);
-}
-
-std::string safe_name(std::string name)
-{
-  for (char& c : name)
-    if (!is_name_char(c))
-      c = '_';
-  if (name.empty() || name.front() == '.')
-    name.insert(name.begin(), '_');
-  if (name.size() > MAX_NAME_LENGTH)
-    name.resize(MAX_NAME_LENGTH);
-  return name;
-}
 
 Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name, const std::string& base_dir,
                             const std::vector<std::string>& overrides)

@@ -10,16 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include <cstddef>
-
 namespace acmesim {
-
-// Names that become a directory under results/: letters, digits, '.', '_' and '-', not starting
-// with '.', at most MAX_NAME_LENGTH long (a file name's limit on Linux). safe_name() replaces
-// anything else with '_' and cuts what is longer.
-inline constexpr std::size_t MAX_NAME_LENGTH = 255;
-bool is_safe_name(const std::string& name);
-std::string safe_name(std::string name);
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
 Scenario load_default_scenario(const std::vector<std::string>& overrides = {});

@@ -1,6 +1,6 @@
 #include "sim/config/SwfHeaderCluster.hpp"
 
-#include "models/workload/SwfHeader.hpp"
+#include "models/traces/SwfHeader.hpp"
 
 #include <filesystem>
 

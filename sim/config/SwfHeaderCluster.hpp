@@ -8,8 +8,8 @@
 // The pod is named after the header's Computer (else the file's name); every other field keeps
 // its default.
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/config/CheckedReader.hpp"
-#include "sim/config/ConfigTree.hpp"
+#include "sim/keys/CheckedReader.hpp"
+#include "sim/keys/ConfigTree.hpp"
 
 #include <optional>
 

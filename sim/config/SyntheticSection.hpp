@@ -2,7 +2,7 @@
 // `workload: {synthetic: {days, users, types}}`: a synthetic workload described by hand, with
 // an arrival rate, GPU and duration tables and final states per job type.
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // A value/CDF table as a scenario key: `{values: [...], cdf: [...]}`, checked as a whole against
 // the kind of distribution it is drawn as (models/workload/EmpiricalDistribution.hpp).
 #include "models/workload/EmpiricalDistribution.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "sim/config/WorkloadSection.hpp"
 
-#include "models/workload/TraceFormat.hpp"
+#include "models/traces/TraceFormat.hpp"
 #include "sim/config/AcmePresetSection.hpp"
 #include "sim/config/SyntheticSection.hpp"
 

@@ -3,7 +3,7 @@
 // directory and checked to be readable) or a synthetic workload, by hand or from the
 // calibrated generator.
 #include "models/workload/WorkloadSpec.hpp"
-#include "sim/config/KeyTable.hpp"
+#include "sim/keys/KeyTable.hpp"
 
 #include <string>
 #include <vector>

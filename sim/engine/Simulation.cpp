@@ -1,14 +1,15 @@
 #include "sim/engine/Simulation.hpp"
 
+#include "models/cluster/StartOverheads.hpp"
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/engine/FlowModel.hpp"
+#include "sim/engine/LinkLoads.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformRings.hpp"
 #include "sim/engine/PlatformTransfers.hpp"
 #include "sim/policies/Registries.hpp"
-#include "sim/run/StartOverheads.hpp"
 
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -223,10 +224,6 @@ void run_without_platform(const Workload& workload, const RunOptions& options, R
 }
 
 } // namespace
-
-RunResult::RunResult() = default;
-RunResult::~RunResult() = default;
-RunResult::RunResult(RunResult&&) noexcept = default;
 
 RunResult run_simulation(const Scenario& scenario, const Workload& workload, const RunOptions& options)
 {

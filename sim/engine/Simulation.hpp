@@ -9,32 +9,12 @@
 // SimGrid allows one engine per process: call run_simulation at most once per process unless
 // the runs before keep time themselves.
 #include "models/workload/Job.hpp"
-#include "sim/engine/LinkLoads.hpp"
 #include "sim/config/Scenario.hpp"
-#include "sim/run/Run.hpp"
+#include "sim/run/RunResult.hpp"
 
 #include <functional>
-#include <memory>
-#include <optional>
 
 namespace acmesim {
-
-struct RunResult {
-  RunResult();
-  ~RunResult();
-  RunResult(RunResult&&) noexcept;
-
-  std::unique_ptr<Topology> topology;
-  std::unique_ptr<Scheduler> scheduler;
-  std::unique_ptr<RecoveryPolicy> recovery;
-  std::unique_ptr<FailureSource> failures;
-  std::unique_ptr<Run> run;
-  double makespan_s = 0;
-  std::optional<NetworkLoad> network_load; // with the network model on
-  double wall_seconds = 0; // for the terminal only: never written to result files
-  // Whether SimGrid's timer kept time; false: the run asked for no flows and kept time itself.
-  bool simgrid_kept_time = false;
-};
 
 struct RunOptions {
   // Called now and then with (simulated seconds, jobs ended, jobs in all) for progress display.

@@ -1,7 +1,7 @@
 #pragma once
 // The report of a paired comparison: every metric of RunMetrics, paired seed by seed.
 #include "sim/experiment/PairedStats.hpp"
-#include "sim/experiment/RunMetrics.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

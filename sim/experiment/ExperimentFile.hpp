@@ -2,8 +2,9 @@
 // What the files of sweeps and plans share: a base scenario relative to the file, overrides of
 // every run (`set:`), the seeds, the Slurm settings, and the way a value is given to `--set`.
 #include "models/common/InputError.hpp"
-#include "sim/config/CheckedReader.hpp"
+#include "models/common/Text.hpp"
 #include "sim/config/ScenarioLoader.hpp"
+#include "sim/keys/CheckedReader.hpp"
 
 #include <cstdint>
 #include <optional>

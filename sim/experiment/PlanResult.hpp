@@ -5,7 +5,7 @@
 // no candidate met. Written as plan.json and a terminal table.
 #include "sim/experiment/PairedStats.hpp"
 #include "sim/experiment/PlanSpec.hpp"
-#include "sim/experiment/RunMetrics.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 
 #include <cstddef>

@@ -2,7 +2,8 @@
 
 #include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
-#include "sim/config/ConfigTree.hpp"
+#include "sim/keys/ConfigTree.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 #include <fmt/format.h>
 
@@ -130,6 +131,17 @@ private:
     }
   }
 
+  // A metric the table declares (RunMetrics.hpp): a misspelt one is found before any run.
+  bool known_metric(MapReader& m, const std::string& name)
+  {
+    if (find_metric(name))
+      return true;
+    checker_.error(*m.get("metric"), m.key_of("metric"),
+                   "expected a metric (acmesim list metrics, docs/metrics.md); did you mean " + nearest_metric(name) +
+                       "?");
+    return false;
+  }
+
   void read_targets(const ConfigNode& node, std::vector<PlanTarget>& targets)
   {
     if (!checker_.expect_list(node, "targets"))
@@ -145,7 +157,7 @@ private:
         continue;
       }
       PlanTarget t;
-      const bool has_metric = m.require("metric") && m.read("metric", t.metric);
+      const bool has_metric = m.require("metric") && m.read("metric", t.metric) && known_metric(m, t.metric);
       const bool most = m.get("at_most") != nullptr, least = m.get("at_least") != nullptr;
       if (most == least) {
         checker_.error(node.items[i], key, "expected exactly one of at_most and at_least");
@@ -168,7 +180,7 @@ private:
     PlanCost& cost = spec.cost;
     cost.per_unit.assign(spec.variables.size(), 0.0);
     std::string metric;
-    if (m.read("metric", metric))
+    if (m.read("metric", metric) && known_metric(m, metric))
       cost.metric = metric;
     const ConfigNode* per_unit = m.get("per_unit");
     if (cost.metric && (per_unit || m.get("fixed"))) {

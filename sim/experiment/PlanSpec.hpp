@@ -11,8 +11,8 @@
 //     recovery.spare_nodes: {values: [0, 2, 4]}  # search: grid (the default)
 //   cost: {per_unit: {cluster.pods.0.nodes: 8, recovery.spare_nodes: 8}}   # or {metric: energy.it_kwh}
 //   targets:
-//     - {metric: wait_s.Eval.p95, at_most: 600}
-//     - {metric: training.ettr_large_mean, at_least: 0.95}
+//     - {metric: wait_s.by_type.Eval.p95, at_most: 600}
+//     - {metric: training.ettr_large.mean, at_least: 0.95}
 #include "sim/experiment/ExperimentFile.hpp"
 
 #include <cstddef>
@@ -37,7 +37,7 @@ struct PlanTarget {
   std::string metric; // a metric of compare and sweep (docs/experiments.md)
   bool at_most = true; // else at least
   double threshold = 0;
-  std::string describe() const; // "wait_s.Eval.p95 <= 600"
+  std::string describe() const; // "wait_s.by_type.Eval.p95 <= 600"
 };
 
 struct PlanCost {

@@ -3,14 +3,15 @@
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
-#include "sim/experiment/RunMetrics.hpp"
 #include "sim/report/AtomicFile.hpp"
 #include "sim/report/JsonText.hpp"
+#include "sim/report/RunMetrics.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -224,6 +225,24 @@ SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
   results.commit();
   points.commit();
   return outcome;
+}
+
+std::size_t results_seed_count(const fs::path& results_csv)
+{
+  std::ifstream in(results_csv);
+  std::string line;
+  std::set<std::string> seeds;
+  if (!std::getline(in, line)) // the header
+    return 0;
+  while (std::getline(in, line)) {
+    // Metric names and values hold no comma; parameters may (quoted), so count from the end.
+    const auto value = line.rfind(',');
+    const auto metric = value == std::string::npos || value == 0 ? std::string::npos : line.rfind(',', value - 1);
+    const auto seed = metric == std::string::npos || metric == 0 ? std::string::npos : line.rfind(',', metric - 1);
+    if (seed != std::string::npos)
+      seeds.insert(line.substr(seed + 1, metric - seed - 1));
+  }
+  return seeds.size();
 }
 
 } // namespace acmesim

@@ -59,4 +59,8 @@ struct SweepOutcome {
 // Writes results.csv and points.csv from every point's directory, in point order.
 SweepOutcome gather_sweep(const std::filesystem::path& out, const SweepSpec& spec);
 
+// How many seeds a results.csv holds: the distinct values of its seed column (the third from the
+// end, after the point and its parameters); 0 if it cannot be read.
+std::size_t results_seed_count(const std::filesystem::path& results_csv);
+
 } // namespace acmesim

@@ -1,7 +1,7 @@
 #include "sim/experiment/SweepSpec.hpp"
 
-#include "sim/config/CheckedReader.hpp"
-#include "sim/config/ConfigTree.hpp"
+#include "sim/keys/CheckedReader.hpp"
+#include "sim/keys/ConfigTree.hpp"
 
 #include <fmt/format.h>
 

@@ -38,9 +38,11 @@ def main():
     parser.add_argument("results", metavar="RESULTS_DIR")
     parser.add_argument("--format", choices=["png", "svg"], default="png")
     parser.add_argument("--out", help="output directory (default RESULTS_DIR/plots)")
-    # What a run's figures take from its summary.json, read by the binary (see plot_run.py).
-    parser.add_argument("--run-facts", type=json.loads, default=None)
+    # What the script takes from the binary's declarations (PlotCommand.cpp, plot_facts): the
+    # metric table, job types, jobs.csv columns, a sweep's t quantiles, a run's summary facts.
+    parser.add_argument("--facts", type=json.loads, required=True)
     args = parser.parse_args()  # a usage error exits 2, as acmesim's do
+    FACTS.update(args.facts)
     try:
         if not os.path.isdir(args.results):
             raise BadInput(f"{args.results}: no such directory")
@@ -48,9 +50,9 @@ def main():
         load_matplotlib()
         writer = FigureWriter(args.out or os.path.join(args.results, "plots"), args.format)
         if plot is plot_run:
-            if args.run_facts is None:
+            if FACTS.get("run") is None:
                 raise BadInput(f"{args.results}: a run directory is plotted through `acmesim plot`, which reads its summary.json")
-            plot_run(args.results, args.run_facts, writer)
+            plot_run(args.results, FACTS["run"], writer)
         else:
             plot(args.results, writer)
     except BadInput as e:

@@ -16,8 +16,12 @@ MATPLOTLIB_HINT = "acmesim plot needs matplotlib (Debian: apt-get install python
 # Where Debian's python3-matplotlib is importable.
 SYSTEM_PYTHON = "/usr/bin/python3"
 
-# Job types in the order of the Acme paper's figures; other types follow, sorted.
-TYPE_ORDER = ["Pretrain", "Eval", "SFT", "MLLM", "Debug", "Other"]
+# What the binary hands the script (acmesim_plot.py sets it from --facts; PlotCommand.cpp, plot_facts):
+# metrics (the metric table: name, unit, better, headline, help), job_types (in their declared
+# order), jobs_csv (the names of the jobs.csv columns the figures read), t975 (Student t quantiles
+# by degrees of freedom from 1) and run (a run directory's summary facts, or None).
+FACTS = {}
+
 TYPE_COLOURS = {"Pretrain": "tab:red", "Eval": "tab:blue", "SFT": "tab:green", "MLLM": "tab:purple",
                 "Debug": "tab:orange", "Other": "tab:gray"}
 
@@ -128,28 +132,36 @@ def json_number(value, where, key, allow_null=False):
 
 
 def read_gpu_jobs(path):
-    """{type: [wait_s...]}, {type: [jct_s...]} of the GPU jobs of a jobs.csv: the jobs summary.json's
+    """{type: [wait...]}, {type: [jct...]} of the GPU jobs of a jobs.csv: the jobs summary.json's
     wait_s and jct_s describe. Rejected jobs (empty times) are left out, as there."""
     waits, jcts = {}, {}
 
+    kind_col, gpus_col, wait_col, jct_col = (jobs_column(c) for c in ("type", "gpus", "wait", "jct"))
+
     def take(line, row, col):
         where = f"{path}:{line}"
-        if number(row[col["gpus"]], where, "gpus") <= 0:
+        if number(row[col[gpus_col]], where, gpus_col) <= 0:
             return
-        wait, jct = row[col["wait_s"]], row[col["jct_s"]]
+        wait, jct = row[col[wait_col]], row[col[jct_col]]
         if wait == "" or jct == "":
             return
-        kind = row[col["type"]]
-        waits.setdefault(kind, []).append(number(wait, where, "wait_s"))
-        jcts.setdefault(kind, []).append(number(jct, where, "jct_s"))
+        kind = row[col[kind_col]]
+        waits.setdefault(kind, []).append(number(wait, where, wait_col))
+        jcts.setdefault(kind, []).append(number(jct, where, jct_col))
 
-    read_csv(path, ["type", "gpus", "wait_s", "jct_s"], take)
+    read_csv(path, [kind_col, gpus_col, wait_col, jct_col], take)
     # Arrays take a quarter of the memory of lists of floats: a comparison pools many runs.
     return ({t: np.array(v) for t, v in waits.items()}, {t: np.array(v) for t, v in jcts.items()})
 
 
 def ordered_types(types):
-    known = [t for t in TYPE_ORDER if t in types]
-    return known + sorted(t for t in types if t not in TYPE_ORDER)
+    """Job types in their declared order (the order of the Acme paper's figures); others follow, sorted."""
+    order = FACTS["job_types"]
+    return [t for t in order if t in types] + sorted(t for t in types if t not in order)
+
+
+def jobs_column(name):
+    """The jobs.csv column the binary declares for `name` (type, gpus, wait, jct, slowdown)."""
+    return FACTS["jobs_csv"][name]
 
 

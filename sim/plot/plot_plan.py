@@ -43,7 +43,9 @@ def plot_plan(results, writer):
         if min(drawn) > 0 and max(drawn) / min(drawn) > 100:
             ax.set_yscale("log")
         ax.set_xlabel(f"cost ({plan.get('cost', '')})")
-        ax.set_ylabel(target.get("metric", ""))
+        metric = target.get("metric", "")
+        unit = next((m["unit"] for m in FACTS["metrics"] if m["name"] == metric), "")
+        ax.set_ylabel(f"{metric} ({unit})" if unit else metric)
         ax.set_title(f"{target.get('metric', '')} {'<=' if most else '>='} {threshold:g}", fontsize=10)
         ax.grid(True, alpha=0.3)
     fig.suptitle(f"plan '{plan.get('plan', '')}': green meets every target, red misses one;\n"

@@ -18,7 +18,7 @@ STATE_COLOURS = [
 
 
 def plot_run(results, facts, writer):
-    """facts: what the binary read from the run's summary.json (PlotCommand.cpp, run_figure_facts):
+    """facts: what the binary read from the run's summary.json (FACTS["run"]; PlotCommand.cpp, run_figure_facts):
     scenario_name, gpu_hours_total, lost_gpu_hours [{label, hours}] and its total, state_labels."""
     name = facts["scenario_name"]
     suffix = f" ({name})" if name else ""
@@ -46,19 +46,20 @@ def read_slowdowns(path):
     """{type: ([gpus...], [slowdown...])} of the GPU jobs that ran, from the slowdown column a run
     with the network model writes; {} without it."""
     jobs = {}
+    kind_col, gpus_col, jct_col, slowdown_col = (jobs_column(c) for c in ("type", "gpus", "jct", "slowdown"))
 
     def take(line, row, col):
-        if "slowdown" not in col or row[col["jct_s"]] == "":
+        if slowdown_col not in col or row[col[jct_col]] == "":
             return
         where = f"{path}:{line}"
-        gpus = number(row[col["gpus"]], where, "gpus")
+        gpus = number(row[col[gpus_col]], where, gpus_col)
         if gpus <= 0:
             return
-        sizes, factors = jobs.setdefault(row[col["type"]], ([], []))
+        sizes, factors = jobs.setdefault(row[col[kind_col]], ([], []))
         sizes.append(gpus)
-        factors.append(number(row[col["slowdown"]], where, "slowdown"))
+        factors.append(number(row[col[slowdown_col]], where, slowdown_col))
 
-    read_csv(path, ["type", "gpus", "jct_s"], take)
+    read_csv(path, [kind_col, gpus_col, jct_col], take)
     return jobs
 
 

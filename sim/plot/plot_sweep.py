@@ -1,28 +1,17 @@
 # A part of the `acmesim plot` script: the figures of a sweep directory. It uses the names the
 # parts before it define (plot_common.py comes first; see acmesim_plot.py for the whole script).
 
-# The sweep metrics drawn, with their axis labels.
-SWEEP_METRICS = [
-    ("makespan_s", "makespan"),
-    ("wait_s.mean", "mean queueing delay of GPU jobs"),
-    ("jct_s.mean", "mean JCT of GPU jobs"),
-    ("utilisation.gpu_busy", "GPU utilisation (busy)"),
-    ("lost_gpu_hours.total", "lost GPU-hours"),
-    ("energy.it_kwh", "IT energy (kWh)"),
-]
 
-# Student t 0.975 quantiles (two-sided 95%) by degrees of freedom; between tabulated values the
-# next smaller df is used, which errs towards a wider band; beyond 120 df, the normal 1.96.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-        18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
-        26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+def sweep_metrics():
+    """The metrics a sweep's figures draw, with their axis labels and units: the headline ones of
+    the metric table (FACTS["metrics"]; docs/metrics.md)."""
+    return [(m["name"], m["help"], m["unit"]) for m in FACTS["metrics"] if m["headline"]]
 
 
 def t975(df):
-    if df > max(T975):
-        return 1.96
-    return T975[max(d for d in T975 if d <= df)]
+    """Student t 0.975 quantile (two-sided 95%) for `df` degrees of freedom, as the binary computed
+    it for every df this sweep's points can have (FACTS["t975"], from df = 1)."""
+    return FACTS["t975"][df - 1]
 
 
 def mean_and_half_width(values):
@@ -90,13 +79,13 @@ def note_missing_points(results, points_seen):
         note(f"{path}: {sum(statuses.values())} point(s) have no results ({breakdown}); the figures leave them out")
 
 
-def metric_scale(metric, values):
-    if metric.endswith("_s") or metric.startswith(("wait_s.", "jct_s.")):
-        divisor, unit = time_unit(values)
-        return divisor, unit
-    if metric.startswith("utilisation."):
+def metric_scale(unit, values):
+    """How a metric of the table's `unit` is drawn: (divisor, unit on the axis)."""
+    if unit == "s":
+        return time_unit(values)
+    if unit == "share":
         return 0.01, "%"
-    return 1.0, "GPU-hours" if metric.startswith("lost_gpu_hours") else ""
+    return 1.0, {"GPU-h": "GPU-hours"}.get(unit, unit)
 
 
 def plot_sweep(results, writer):
@@ -104,18 +93,18 @@ def plot_sweep(results, writer):
     sweep = Sweep(path)
     note_missing_points(results, sweep.points)
     params, data, xs, others = sweep.params, sweep.values, list(sweep.xs), list(sweep.others)
-    drawn = [(m, label) for m, label in SWEEP_METRICS if m in data]
+    drawn = [(m, label, unit) for m, label, unit in sweep_metrics() if m in data]
     if not drawn:
-        raise BadInput(f"{path}: no values for any of {', '.join(m for m, _ in SWEEP_METRICS)} "
+        raise BadInput(f"{path}: no values for any of {', '.join(m for m, _, _ in sweep_metrics())} "
                        "(did every point fail? see points.csv)")
     numeric = bool(params) and all(parses_as_number(x) for x in xs)
     x_order = sorted(xs, key=float) if numeric else xs
     x_name = params[0] if params else "(no swept parameters)"
     other_names = params[1:]
 
-    for metric, label in drawn:
+    for metric, label, declared_unit in drawn:
         groups = data[metric]
-        divisor, unit = metric_scale(metric, [v for vs in groups.values() for v in vs])
+        divisor, unit = metric_scale(declared_unit, [v for vs in groups.values() for v in vs])
         fig, ax = plt.subplots(figsize=(7, 4.5))
         combos = [o for o in others if any((x, o) in groups for x in x_order)]
         for i, combo in enumerate(combos):

@@ -2,7 +2,7 @@
 // A scheduler written outside acmesim (a C++ or Python plugin), checked at its boundary: what it
 // throws, and any decision the run could not apply, stop the run with a PluginError naming the
 // plugin, the simulated time and the decision, not with an internal error of acmesim.
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <memory>
 #include <stdexcept>

@@ -121,7 +121,7 @@ const LoadedPolicy& load(const std::string& path, const std::string& class_name)
   } catch (const py::error_already_set& e) {
     throw PluginLoadError(where + " cannot be loaded:\n" + python_error(e));
   } catch (const py::cast_error& e) {
-    throw PluginLoadError(where + ": its name or params are not what docs/schedulers.md describes (" + e.what() + ")");
+    throw PluginLoadError(where + ": its name or params are not what docs/writing-a-scheduler.md describes (" + e.what() + ")");
   } catch (const std::invalid_argument& e) {
     throw PluginLoadError(where + ": " + e.what());
   }

@@ -1,13 +1,13 @@
 #pragma once
 // Schedulers written in Python: `scheduler: {python: policy.py, class: MyPolicy, params: {...}}`
-// (docs/schedulers.md). The file is imported once per process into an embedded interpreter
+// (docs/writing-a-scheduler.md). The file is imported once per process into an embedded interpreter
 // (pybind11), the class instantiated with its parameters, and its `decide(view, events)` called
 // as a built-in scheduler's decide is, deciding through the view (view.start, view.preempt,
 // view.wake_at). The interpreter runs with PYTHONHASHSEED=0: a policy that iterates a set of
 // strings decides the same way every run.
 #include "sim/plugins/PluginLoader.hpp"
-#include "sim/policies/PolicySpec.hpp"
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <map>
 #include <memory>

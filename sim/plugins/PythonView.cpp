@@ -119,11 +119,11 @@ void register_python_module() {}
 
 } // namespace acmesim
 
-// The module policies import: `import acmesim` (docs/schedulers.md lists every name).
+// The module policies import: `import acmesim` (docs/writing-a-scheduler.md lists every name).
 PYBIND11_EMBEDDED_MODULE(acmesim, m)
 {
   using namespace acmesim;
-  m.doc() = "What a scheduler written in Python sees and decides through (docs/schedulers.md).";
+  m.doc() = "What a scheduler written in Python sees and decides through (docs/writing-a-scheduler.md).";
 
   py::class_<Job>(m, "Job", "A job of the run (read-only).")
       .def_readonly("id", &Job::id)

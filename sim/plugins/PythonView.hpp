@@ -3,7 +3,7 @@
 // and the embedded module `acmesim` that binds it (PythonView.cpp). The view keeps a scratch copy
 // of the free GPUs, made on first need, that the call's own decisions update, so that
 // view.place and view.capacity account for the jobs the call has started or preempted.
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 #pragma once
 #include "sim/policies/EstimatedEnds.hpp"
-#include "sim/policies/PolicySpec.hpp"
 #include "sim/policies/QueueScheduler.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
 
 #include <optional>
 #include <set>

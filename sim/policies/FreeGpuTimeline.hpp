@@ -3,7 +3,7 @@
 // running jobs give back at their estimated ends, and the GPUs reserved for queued jobs. Answers
 // "when is the earliest time a job of this shape fits for this long, and on which nodes?" with
 // the job's whole window checked, not only its start (conservative backfilling).
-#include "sim/scheduler/ClusterState.hpp"
+#include "sim/policy_api/ClusterState.hpp"
 
 #include <optional>
 #include <utility>

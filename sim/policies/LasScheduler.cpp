@@ -12,7 +12,7 @@ namespace {
 
 constexpr double NEVER = std::numeric_limits<double>::infinity();
 
-// Assumptions (docs/scheduling.md): Tiresias leaves the queues and thresholds to the operator.
+// Assumptions (docs/built-in-policies.md): Tiresias leaves the queues and thresholds to the operator.
 std::vector<ParamSpec> las_params()
 {
   return {{"queues", "number of priority queues", 3, 1, 16, true},
@@ -37,7 +37,7 @@ const Registration las(
     {"las",
      "Tiresias-style discretised two-dimensional least-attained-service (GPUs x time held): jobs go by queue of "
      "attained service, and preempt jobs of later queues to start; the thresholds are assumptions "
-     "(docs/scheduling.md)",
+     "(docs/built-in-policies.md)",
      las_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
       return std::make_unique<LasScheduler>(topology, std::move(placement), thresholds_from(params));

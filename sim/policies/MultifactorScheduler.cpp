@@ -79,7 +79,7 @@ const Registration multifactor(
     scheduler_registry(),
     {"multifactor",
      "Slurm's multifactor priority (age, fair share with decaying usage, job size, QoS per job type) with EASY "
-     "backfilling in priority order; the default weights and QoS values are assumptions (docs/scheduling.md)",
+     "backfilling in priority order; the default weights and QoS values are assumptions (docs/built-in-policies.md)",
      multifactor_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
       return std::make_unique<MultifactorScheduler>(topology, std::move(placement),

@@ -1,7 +1,7 @@
 #pragma once
 // The placement policies named in the catalogue: pack, spread, random.
 #include "models/common/Random.hpp"
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 namespace acmesim {
 

@@ -8,7 +8,7 @@
 // The instances need nothing for it: node ids are translated between the pod's topology
 // (0 .. nodes - 1) and the cluster's (first_node_of_pod + i) at this boundary, in events,
 // allocations and the cluster state they read.
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <functional>
 #include <memory>

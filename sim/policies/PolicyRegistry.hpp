@@ -7,11 +7,11 @@
 //                             return std::make_unique<FifoScheduler>(t, std::move(p));
 //                           });
 //
-// so adding one is a new file (and its line in CMakeLists.txt). The scenario loader validates
+// so adding one is a new file (the folder's library is every .cpp in it). The scenario loader validates
 // names and parameters against the registrations, `acmesim list` prints them, and the run builds
 // policies from them. The policies library is linked whole (CMake WHOLE_ARCHIVE) so that no
 // registration is dropped by the linker.
-#include "sim/policies/PolicySpec.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
 
 #include <functional>
 #include <map>

@@ -3,7 +3,7 @@
 // cluster kept in step with the simulation through the events and the scheduler's own start
 // and preemption decisions, so a scheduling pass can place several jobs one after another without touching
 // (or copying) the simulation's state.
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <memory>
 #include <unordered_map>

@@ -16,7 +16,7 @@ constexpr std::string_view RESERVED = "reserved";
 constexpr std::string_view PRIORITY = "priority";
 constexpr std::string_view USER_GPUS = "user_gpus";
 
-// Assumptions where Acme published no setting (docs/scheduling.md). Pretraining's reservation is
+// Assumptions where Acme published no setting (docs/built-in-policies.md). Pretraining's reservation is
 // its share of Seren's GPU time (69.5%, NSDI'24 Fig. 4), rounded: Acme "reserv[ed] the majority
 // of resources for pretraining jobs" (§3.2); the other classes reserve nothing.
 double default_reserved_share(JobType type) { return type == JobType::Pretrain ? 0.7 : 0.0; }
@@ -39,7 +39,7 @@ double default_priority(JobType type)
 }
 
 // Evaluation batches run a few jobs at a time per user: 24 GPUs, an assumption fitted to the
-// published evaluation queueing delays (docs/scheduling.md); the other classes have no limit.
+// published evaluation queueing delays (docs/built-in-policies.md); the other classes have no limit.
 double default_user_gpus(JobType type) { return type == JobType::Eval ? 24 : 0; }
 
 std::vector<ParamSpec> quota_params()
@@ -99,7 +99,7 @@ const Registration quota(
     {"quota",
      "Acme's quotas: per job type a reserved share of each pod and a priority; idle GPUs are lent to any class "
      "and reclaimed by preempting borrowers (or by waiting); EASY backfilling in priority order; the defaults "
-     "are assumptions (docs/scheduling.md)",
+     "are assumptions (docs/built-in-policies.md)",
      quota_params(), check_reservations},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
       return std::make_unique<QuotaScheduler>(topology, std::move(placement), params.number("runtime_estimate_factor"),

@@ -15,7 +15,7 @@
 //
 // Jobs start in queue order while they fit; the jobs behind the first that does not fit are
 // backfilled around its reservation (EASY), so backfilling keeps to the rules.
-// docs/scheduling.md has the defaults and their sources.
+// docs/built-in-policies.md has the defaults and their sources.
 #include "sim/policies/EasyBackfillScheduler.hpp"
 
 #include <array>

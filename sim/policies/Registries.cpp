@@ -1,25 +1,12 @@
 #include "sim/policies/Registries.hpp"
 
 #include "models/common/Random.hpp"
-#include "sim/plugins/CheckedScheduler.hpp"
-#include "sim/plugins/PluginLoader.hpp"
-#include "sim/plugins/PythonPolicy.hpp"
+#include "sim/policies/ExternalSchedulers.hpp"
 #include "sim/policies/PodPartition.hpp"
 
-#include <cmath>
 #include <string>
 
 namespace acmesim {
-
-double PolicyParams::number(std::string_view name) const
-{
-  const auto it = values_.find(name);
-  if (it == values_.end())
-    throw std::logic_error("a policy asked for parameter '" + std::string(name) + "', which it did not declare");
-  return it->second;
-}
-
-int PolicyParams::integer(std::string_view name) const { return static_cast<int>(std::lround(number(name))); }
 
 // Function-local statics: registrations run during static initialisation, in any order.
 SchedulerRegistry& scheduler_registry()
@@ -46,21 +33,14 @@ namespace {
 std::unique_ptr<Scheduler> make_one(const SchedulerSpec& spec, const Topology& topology, std::uint64_t placement_seed)
 {
   auto placement = placement_registry().make(spec.placement, {}, placement_seed);
-  if (spec.plugin.empty() && spec.python.empty())
+  const std::optional<ExternalKind> external = external_kind(spec);
+  if (!external)
     return scheduler_registry().make(spec.name, spec.params, topology, std::move(placement));
-  const bool python = !spec.python.empty();
-  const PolicyInfo& info = python ? load_python_policy(spec.python, spec.python_class)
-                                  : load_scheduler_plugin(spec.plugin).info;
+  const ExternalSchedulerLoader& loader = external_scheduler(*external);
   std::map<std::string, double> params = spec.params;
-  for (const auto& p : info.params)
+  for (const auto& p : loader.declared(spec).params)
     params.try_emplace(p.name, p.default_value);
-  if (python)
-    return std::make_unique<CheckedScheduler>(
-        "python " + spec.python_as_written + " (" + spec.python_class + ")",
-        make_python_scheduler(spec.python, spec.python_class, params, std::move(placement)));
-  return std::make_unique<CheckedScheduler>(
-      "plugin " + spec.plugin_as_written + " (" + info.name + ")",
-      load_scheduler_plugin(spec.plugin).factory(PolicyParams(params), topology, std::move(placement)));
+  return loader.make(spec, params, topology, std::move(placement));
 }
 
 } // namespace

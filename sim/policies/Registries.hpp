@@ -3,8 +3,8 @@
 // (scheduler.placement) and recovery policies (recovery.name). Each policy registers itself in
 // its own file (PolicyRegistry.hpp).
 #include "sim/policies/PolicyRegistry.hpp"
-#include "sim/policies/RecoveryPolicy.hpp"
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/RecoveryPolicy.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <cstdint>
 

@@ -2,6 +2,7 @@
 
 #include "models/common/FixedDecimal.hpp"
 #include "models/common/Text.hpp"
+#include "models/traces/JobsCsvColumns.hpp"
 #include "sim/report/SummaryParts.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 std::string_view state_column(const Job& job, const JobRecord& record, const JobFaultStats* stats)
 {
   if (record.outcome == JobOutcome::Rejected)
-    return "REJECTED";
+    return REJECTED_STATE;
   if (stats && stats->gave_up)
     return to_string(JobState::NodeFail); // given up after too many interruptions
   return to_string(job.final_state);
@@ -117,11 +118,12 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
 {
   const auto& topology = *result.topology;
   const Run& run = *result.run;
-  out << "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,"
-         "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
-         "waiting_for_person_s,restart_s,ettr";
-  // With the network model: each job's training wall time over its reference time (docs/network.md).
-  out << (network_on ? ",slowdown\n" : "\n");
+  // The columns in their declared order (JobsCsvColumns.hpp); with the network model the last,
+  // each job's training wall time over its reference time (docs/network.md).
+  for (const JobsCsvColumn column : enum_values<JobsCsvColumn>())
+    if (column != JobsCsvColumn::Slowdown || network_on)
+      out << (column == JobsCsvColumn::JobName ? "" : ",") << to_string(column);
+  out << '\n';
   CsvRows row(out);
   std::vector<NodeId> held;
   std::vector<LeafId> leaves;

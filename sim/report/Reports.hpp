@@ -4,9 +4,9 @@
 // and, when asked for, timeline.json (docs/outputs.md). All are byte-identical for the same
 // inputs and seed: nothing time- or machine-dependent goes into them.
 #include "sim/config/Scenario.hpp"
-#include "sim/engine/Simulation.hpp"
-#include "sim/report/Energy.hpp"
+#include "sim/report/EnergySummary.hpp"
 #include "sim/report/RunSummary.hpp"
+#include "sim/run/RunResult.hpp"
 
 #include <filesystem>
 #include <ostream>

@@ -4,6 +4,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "models/common/InputError.hpp"
+
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -67,6 +71,22 @@ void clear_results(const fs::path& dir)
     fs::remove(dir / *name, ignored);
     fs::remove(dir / (std::string(*name) + ".partial"), ignored);
   }
+}
+
+void check_inputs_apart_from_results(const std::vector<std::pair<std::string, std::string>>& inputs,
+                                     const fs::path& out)
+{
+  std::error_code ec;
+  for (const auto& [key, path] : inputs)
+    for (const std::string_view name : result_file::ALL) {
+      const fs::path written = out / name;
+      if (fs::exists(written, ec) && fs::equivalent(path, written, ec))
+        throw InputError(Diagnostic{
+            "--out", key, path,
+            fmt::format("this run would write its {} over this file, which it reads; copy the file elsewhere or "
+                        "choose another --out",
+                        name)});
+    }
 }
 
 } // namespace acmesim

@@ -6,7 +6,10 @@
 #include <array>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace acmesim {
 
@@ -41,6 +44,12 @@ public:
 private:
   int fd_ = -1;
 };
+
+// Refuses (InputError naming `--out`) a run whose results in `out` would overwrite one of the
+// files it reads, given as (key that names it, path): a run's failures.csv replayed into the same
+// directory, say.
+void check_inputs_apart_from_results(const std::vector<std::pair<std::string, std::string>>& inputs,
+                                     const std::filesystem::path& out);
 
 // Removes the result files of an earlier run, and temporaries a killed run left.
 void clear_results(const std::filesystem::path& dir);

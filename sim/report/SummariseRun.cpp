@@ -1,7 +1,7 @@
 // Builds the RunSummary of a finished run from its records (Reports.hpp: summarise_run).
 #include "acmesim/Version.hpp"
+#include "sim/report/EnergySummary.hpp"
 #include "sim/report/Reports.hpp"
-#include "sim/report/Energy.hpp"
 #include "sim/report/SummaryParts.hpp"
 
 namespace acmesim {

@@ -1,9 +1,9 @@
 #pragma once
 // The parts of a RunSummary, each built from the run's records (RunSummary.cpp assembles them).
 #include "sim/config/Scenario.hpp"
-#include "sim/engine/Simulation.hpp"
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Run.hpp"
+#include "sim/run/RunResult.hpp"
 
 #include <algorithm>
 #include <array>

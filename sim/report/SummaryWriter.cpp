@@ -1,11 +1,11 @@
 // Writes the result files of a run (Reports.hpp: write_results).
-#include "sim/report/Energy.hpp"
+#include "sim/report/EnergySummary.hpp"
 #include "sim/report/Reports.hpp"
 
 #include "models/failure/RecordedFailures.hpp"
 #include "sim/report/AtomicFile.hpp"
-#include "sim/report/ResultsDir.hpp"
 #include "sim/report/JsonText.hpp"
+#include "sim/report/ResultsDir.hpp"
 
 namespace acmesim {
 

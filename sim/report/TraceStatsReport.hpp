@@ -1,10 +1,10 @@
 #pragma once
 // The report of `acmesim workload stats`: a trace's statistics, and optionally their
 // comparison with the published Acme values, as JSON (for tools) or aligned text tables.
-#include "models/workload/PublishedAcme.hpp"
-#include "models/workload/TraceComparison.hpp"
-#include "models/workload/TraceFormat.hpp"
-#include "models/workload/TraceStatistics.hpp"
+#include "models/acme/PublishedAcme.hpp"
+#include "models/acme/TraceComparison.hpp"
+#include "models/acme/TraceStatistics.hpp"
+#include "models/traces/TraceFormat.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // utilisation.csv: the ledger's series, one row per bin of output.utilisation_bin_s, each state
 // as the mean number of GPUs in it over the bin, then the bin's mean IT power (docs/outputs.md).
-#include "sim/report/Energy.hpp"
+#include "sim/report/EnergySummary.hpp"
 #include "sim/report/Reports.hpp"
 
 #include <fmt/format.h>
@@ -31,7 +31,7 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network
     for (GpuState s : enum_values<GpuState>())
       if (state_reported(s, network_on))
         fmt::format_to(std::back_inserter(row), ",{:.6f}", series[k][static_cast<std::size_t>(s)] / (end - start));
-    fmt::format_to(std::back_inserter(row), ",{:.3f}\n", it_power_w(series[k], end - start, power, servers) / 1000);
+    fmt::format_to(std::back_inserter(row), ",{:.3f}\n", it_power_w(drawn_seconds(series[k]), end - start, power, servers) / 1000);
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }
 }

@@ -5,11 +5,11 @@
 // each holder's phase with its timer; every change of what a holder holds or of its phase is
 // published from here (GpusTaken, GpusReturned, PhaseChanged), which is how the ledger learns it.
 // Engine-free.
+#include "sim/policy_api/ClusterState.hpp"
 #include "sim/run/Clock.hpp"
 #include "sim/run/JobTable.hpp"
 #include "sim/run/RunEvents.hpp"
 #include "sim/run/TimerQueue.hpp"
-#include "sim/scheduler/ClusterState.hpp"
 
 #include <optional>
 #include <unordered_map>

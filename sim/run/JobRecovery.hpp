@@ -5,11 +5,11 @@
 // too many interruptions. Owns each interrupted job's recovery state. Preemptions by the scheduler
 // end here too: the job is queued again at once.
 #include "models/failure/FailureSpec.hpp"
+#include "sim/policy_api/RecoveryPolicy.hpp"
 #include "sim/run/JobQueue.hpp"
 #include "sim/run/NodeService.hpp"
 #include "sim/run/RunCore.hpp"
 #include "sim/run/TrainingJobs.hpp"
-#include "sim/policies/RecoveryPolicy.hpp"
 
 #include <unordered_map>
 

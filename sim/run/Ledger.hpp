@@ -6,6 +6,7 @@
 // construction, and every GPU-hour figure of a run is read from here. Optionally it also keeps
 // the same accounting in fixed-width bins of time (utilisation.csv, docs/outputs.md).
 #include "models/common/EnumNames.hpp"
+#include "models/power/PowerSpec.hpp"
 
 #include <array>
 #include <cstdint>
@@ -53,7 +54,6 @@ inline constexpr std::array<GpuState, 8> LOST_GPU_STATES{
 // What a GPU in each state draws (models/power/PowerSpec.hpp): busy computing (work kept or later
 // lost, training slowed by the network), moving data without computing (checkpoint writes,
 // restarts, model loads), idle (holding no running work), or off (its node is out of service).
-enum class PowerDraw : std::uint8_t { Idle, Busy, Io, Off };
 constexpr PowerDraw power_draw(GpuState state)
 {
   switch (state) {

@@ -5,7 +5,7 @@
 // the run when sharing changed (Run::network_changed), and the run then reads what each ring gets.
 // The SimGrid implementation is PlatformRings; the run stays engine-free.
 #include "models/workload/Job.hpp"
-#include "sim/scheduler/JobShape.hpp"
+#include "sim/policy_api/JobShape.hpp"
 
 namespace acmesim {
 

@@ -8,6 +8,7 @@
 #include "models/checkpoint/CheckpointSpec.hpp"
 #include "models/failure/FailureEvent.hpp"
 #include "models/failure/FailureRates.hpp"
+#include "sim/policy_api/RecoveryPolicy.hpp"
 #include "sim/run/CpuWork.hpp"
 #include "sim/run/JobQueue.hpp"
 #include "sim/run/JobRecovery.hpp"
@@ -19,7 +20,6 @@
 #include "sim/run/TrainingSpeeds.hpp"
 #include "sim/run/TransferTable.hpp"
 #include "sim/run/TrialGroups.hpp"
-#include "sim/policies/RecoveryPolicy.hpp"
 
 #include <limits>
 

@@ -4,8 +4,8 @@
 // new feature records its GPU time by publishing, not by calling each record. Engine-free.
 #include "models/failure/FailureEvent.hpp"
 #include "models/workload/Job.hpp"
+#include "sim/policy_api/JobShape.hpp"
 #include "sim/run/JobPhase.hpp"
-#include "sim/scheduler/JobShape.hpp"
 
 #include <optional>
 #include <span>

@@ -1,7 +1,7 @@
 #pragma once
 // What the scheduler will be told at the end of the current instant. Components post events as
 // things happen; the run delivers them in the documented order (EventKind, then job or node id).
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <algorithm>
 #include <vector>

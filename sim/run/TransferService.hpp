@@ -3,7 +3,7 @@
 // for checkpoint writes and loads, and failed components turned off and on. The SimGrid
 // implementation is PlatformTransfers; the run stays engine-free and is unit-tested without it.
 #include "models/failure/FailureSpec.hpp"
-#include "sim/scheduler/JobShape.hpp"
+#include "sim/policy_api/JobShape.hpp"
 
 #include <cstdint>
 

@@ -4,8 +4,8 @@
 // model in host memory; and whether the storage service is up to take new ones. The flows
 // themselves are the engine's (TransferService).
 #include "models/workload/Job.hpp"
+#include "sim/policy_api/JobShape.hpp"
 #include "sim/run/TransferService.hpp"
-#include "sim/scheduler/JobShape.hpp"
 
 #include <cstdint>
 #include <map>

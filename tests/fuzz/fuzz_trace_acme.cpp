@@ -1,5 +1,5 @@
 // An Acme trace (Seren or Kalos schema), with bad rows an error and then skipped.
-#include "models/workload/AcmeTraceReader.hpp"
+#include "models/traces/AcmeTraceReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 #include <sstream>

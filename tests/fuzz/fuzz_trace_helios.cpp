@@ -1,5 +1,5 @@
 // Helios' cluster_log.csv, with bad rows an error and then skipped.
-#include "models/workload/HeliosReader.hpp"
+#include "models/traces/HeliosReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 #include <sstream>

@@ -1,5 +1,5 @@
 // A run's jobs.csv read back as a trace, with bad rows an error and then skipped.
-#include "models/workload/AcmeTraceReader.hpp"
+#include "models/traces/AcmeTraceReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 #include <sstream>

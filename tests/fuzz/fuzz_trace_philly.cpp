@@ -1,5 +1,5 @@
 // Philly's cluster_job_log (JSON), with bad rows an error and then skipped.
-#include "models/workload/PhillyReader.hpp"
+#include "models/traces/PhillyReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 #include <sstream>

@@ -1,7 +1,7 @@
 // A Standard Workload Format log: its header's machine, then its jobs with bad rows an error and
 // then skipped, and jobs of unknown fields bad rows and then dropped.
-#include "models/workload/SwfHeader.hpp"
-#include "models/workload/SwfReader.hpp"
+#include "models/traces/SwfHeader.hpp"
+#include "models/traces/SwfReader.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 #include <sstream>

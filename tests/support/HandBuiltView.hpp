@@ -1,8 +1,8 @@
 #pragma once
 // A ClusterView built by hand: tests submit jobs, end them and take nodes down, call a scheduler
 // and apply its decisions, without the engine.
-#include "sim/policies/PolicySpec.hpp"
-#include "sim/scheduler/SchedulerApi.hpp"
+#include "sim/policy_api/PolicySpec.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <map>
 #include <set>

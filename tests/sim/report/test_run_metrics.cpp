@@ -1,0 +1,173 @@
+#include "sim/report/RunMetrics.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace acmesim;
+
+namespace {
+
+TimeStats distribution(std::size_t count, double mean, double p95)
+{
+  TimeStats t;
+  t.count = count;
+  if (count > 0) {
+    t.mean = mean;
+    t.p50 = 0;
+    t.p95 = p95;
+    t.p99 = 0;
+    t.max = 0;
+  }
+  return t;
+}
+
+RunSummary summary()
+{
+  RunSummary s;
+  s.makespan_s = 1000.5;
+  s.wait_s.all = distribution(3, 10, 20);
+  s.wait_s.by_type[JobType::Eval] = distribution(0, 0, 0);
+  s.wait_s.by_type[JobType::Pretrain] = distribution(3, 10, 20);
+  s.jct_s.all = distribution(3, 110, 220);
+  s.jct_s.by_type[JobType::Eval] = distribution(0, 0, 0);
+  s.jct_s.by_type[JobType::Pretrain] = distribution(3, 110, 220);
+  s.utilisation = Utilisation{0.5, 0.625};
+  double hours = 0;
+  for (GpuState cause : LOST_GPU_STATES)
+    s.lost_gpu_hours.by_state[cause] = ++hours;
+  s.lost_gpu_hours.total = 36;
+  s.energy.it_kwh = 120;
+  s.energy.facility_kwh = 150;
+  s.energy.mean_it_kw = 2.5;
+  s.jobs.rejected = 2;
+  s.training.ettr.count = 1;
+  s.training.ettr.mean = 0.97;
+  s.training.ettr_large.count = 1;
+  s.training.ettr_large.mean = 0.93;
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("run metrics are the table's paths in summary.json, in the table's order")
+{
+  const auto metrics = run_metrics(summary());
+  std::vector<std::string> names;
+  for (const auto& m : metrics)
+    names.push_back(m.name);
+  const std::vector<std::string> expected{"makespan_s",
+                                          "wait_s.all.mean",
+                                          "wait_s.all.p95",
+                                          "jct_s.all.mean",
+                                          "jct_s.all.p95",
+                                          "wait_s.by_type.Pretrain.mean",
+                                          "wait_s.by_type.Pretrain.p95",
+                                          "jct_s.by_type.Pretrain.mean",
+                                          "jct_s.by_type.Pretrain.p95",
+                                          "utilisation.mean_gpu_busy",
+                                          "utilisation.mean_gpu_allocated",
+                                          "lost_gpu_hours.total",
+                                          "lost_gpu_hours.lost_work",
+                                          "lost_gpu_hours.preempted",
+                                          "lost_gpu_hours.checkpoint",
+                                          "lost_gpu_hours.detection",
+                                          "lost_gpu_hours.waiting_for_person",
+                                          "lost_gpu_hours.restart",
+                                          "lost_gpu_hours.down",
+                                          "lost_gpu_hours.communication",
+                                          "energy.it_kwh",
+                                          "energy.facility_kwh",
+                                          "energy.mean_it_kw",
+                                          "jobs.rejected",
+                                          "training.ettr.mean",
+                                          "training.ettr_large.mean"};
+  CHECK(names == expected); // Eval has no job: left out, not zero
+  CHECK(metrics[0].value == 1000.5);
+  CHECK(metrics[4].value == 220);
+  CHECK(metrics[10].value == 0.625);
+  CHECK(metrics[17].value == 6);
+  CHECK(metrics[18].value == 7);
+  CHECK(metrics[19].value == 8);
+  CHECK(metrics[20].value == 120);
+  CHECK(metrics[21].value == 150);
+  CHECK(metrics[22].value == 2.5);
+  CHECK(metrics[23].value == 2);
+  CHECK(metrics[24].value == 0.97);
+  CHECK(metrics[25].value == 0.93);
+  // Every name is a path of the summary's own JSON.
+  const Json json = summary();
+  for (const auto& m : metrics) {
+    const Json* node = &json;
+    for (std::size_t start = 0; start <= m.name.size();) {
+      const std::size_t end = std::min(m.name.find('.', start), m.name.size());
+      node = &node->at(m.name.substr(start, end - start));
+      start = end + 1;
+    }
+    CHECK(node->get<double>() == m.value);
+  }
+}
+
+TEST_CASE("the table declares each metric once, with a unit and a line of help, and finds the nearest for a typo")
+{
+  std::set<std::string> seen;
+  for (const MetricName& m : metric_names()) {
+    CHECK(seen.insert(m.name).second);
+    CHECK(m.name.find('<') == std::string::npos);
+    CHECK_FALSE(m.decl->unit.empty());
+    CHECK_FALSE(m.decl->help.empty());
+    CHECK(find_metric(m.name) == m.decl);
+  }
+  CHECK(seen.count("wait_s.by_type.Eval.p95") == 1);
+  CHECK(seen.count("lost_gpu_hours.communication") == 1);
+  CHECK(find_metric("wait_s.Eval.p95") == nullptr);
+  CHECK(nearest_metric("wait_s.Eval.p95") == "wait_s.by_type.Eval.p95");
+  CHECK(nearest_metric("wait_s.mean") == "wait_s.all.mean");
+  CHECK(nearest_metric("training.ettr_large_mean") == "training.ettr_large.mean");
+  CHECK(nearest_metric("utilisation.gpu_busy") == "utilisation.mean_gpu_busy");
+  CHECK(metric_table_json().size() == metric_names().size());
+}
+
+TEST_CASE("run metrics of a run without the network model have no communication cause")
+{
+  RunSummary s = summary();
+  s.lost_gpu_hours.by_state.erase(GpuState::Communication);
+  for (const auto& m : run_metrics(s))
+    CHECK(m.name != "lost_gpu_hours.communication");
+  // Any other cause missing is a broken summary.
+  s.lost_gpu_hours.by_state.erase(GpuState::Down);
+  CHECK_THROWS(run_metrics(s));
+}
+
+TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered campaigns")
+{
+  RunSummary s = summary();
+  s.evaluation = EvaluationSummary{};
+  s.evaluation->feedback_latency_s.count = 2;
+  s.evaluation->feedback_latency_s.mean = 900;
+  s.evaluation->feedback_latency_s.p95 = 1300;
+  const auto metrics = run_metrics(s);
+  REQUIRE(metrics.size() == 28);
+  CHECK(metrics[26].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[26].value == 900);
+  CHECK(metrics[27].name == "evaluation.feedback_latency_s.p95");
+}
+
+TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
+{
+  Json json = summary();
+  json["lost_gpu_hours"].erase("down");
+  CHECK_THROWS_WITH(run_metrics(run_summary_from_json(json)), Catch::Contains("'lost_gpu_hours.down'"));
+  json = summary();
+  json["makespan_s"] = "long";
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("makespan_s") && Catch::Contains("number"));
+  json = summary();
+  json["wait_s"]["all"].erase("p95");
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("'wait_s.all.p95'"));
+  json = summary();
+  json["jct_s"]["by_type"]["Nope"] = json["jct_s"]["all"];
+  CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("jct_s.by_type.Nope") && Catch::Contains("Pretrain"));
+}
