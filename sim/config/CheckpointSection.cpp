@@ -1,5 +1,6 @@
 #include "sim/config/CheckpointSection.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 #include <algorithm>
 
@@ -24,33 +25,6 @@ const KeyTable<ModelSizeRule>& model_size_keys()
           .required(),
   });
   return keys;
-}
-
-bool read_job_types(MapReader& m, const std::string& name, C& spec)
-{
-  return read_list(m, name,
-                   "expected at least one job type: " + enum_name_list<JobType>() +
-                       " (to turn checkpointing off, set checkpoint.enabled: false)",
-                   spec.job_types,
-                   [&](const ConfigNode& item, const std::string& key,
-                       const std::vector<JobType>& listed) -> std::optional<JobType> {
-                     const auto type = item.is_scalar() ? parse_enum<JobType>(item.scalar) : std::nullopt;
-                     if (!type)
-                       m.checker().error(item, key, "unknown job type; valid types: " + enum_name_list<JobType>());
-                     else if (std::find(listed.begin(), listed.end(), *type) != listed.end())
-                       m.checker().error(item, key, "job type listed twice");
-                     else
-                       return type;
-                     return std::nullopt;
-                   });
-}
-
-Json job_types_json(const C& spec)
-{
-  Json types = Json::array();
-  for (JobType type : spec.job_types)
-    types.push_back(echo_value(type));
-  return types;
 }
 
 // One rule {max_gpus: N, params_b: B}; nullopt after reporting it. `previous_max_gpus` is that
@@ -119,9 +93,10 @@ bool read_interval(ConfigChecker& checker, const ConfigNode& node, const std::st
 std::vector<ConfigKey<C>> training_keys()
 {
   return {
-      ConfigKey<C>(other_doc("job_types", "list of names", enum_name_list<JobType>() + ", each once",
-                             "the job types that train with checkpoints"),
-                   read_job_types, job_types_json),
+      names_key<JobType>("job_types", &C::job_types, {"job type", "job types"},
+                         "expected at least one job type: " + enum_name_list<JobType>() +
+                             " (to turn checkpointing off, set checkpoint.enabled: false)",
+                         "the job types that train with checkpoints"),
       ConfigKey<C>(other_doc("model_sizes", "list of maps", "rules, max_gpus increasing",
                              "the model a job trains, by its GPUs: the first rule whose max_gpus >= the job's "
                              "GPUs, else the last"),

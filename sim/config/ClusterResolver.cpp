@@ -96,4 +96,12 @@ ConfigNode ClusterResolver::resolve_pod(const ConfigNode& pod, const std::string
   return base;
 }
 
+ClusterSpec read_cluster_section(ConfigChecker& checker, const ConfigNode& cluster)
+{
+  PresetLibrary presets(checker.diagnostics());
+  ClusterResolver resolver(presets, checker);
+  const ConfigNode resolved = resolver.resolve(cluster);
+  return read_cluster(checker, resolved, !resolver.failed());
+}
+
 } // namespace acmesim

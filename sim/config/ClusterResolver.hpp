@@ -1,6 +1,7 @@
 #pragma once
 // Expands `cluster.preset` and `cluster.pods.<i>.preset`, so that the checks that follow see one
 // plain cluster map in which every value still points at the line it came from.
+#include "models/cluster/ClusterSpec.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/keys/CheckedReader.hpp"
 #include "sim/keys/ConfigTree.hpp"
@@ -40,5 +41,8 @@ private:
   ConfigChecker& checker_;
   bool failed_ = false;
 };
+
+// The `cluster:` section as a scenario writes it: its presets expanded, then read (ClusterSection).
+ClusterSpec read_cluster_section(ConfigChecker& checker, const ConfigNode& cluster);
 
 } // namespace acmesim

@@ -1,10 +1,10 @@
 #include "sim/config/ClusterSection.hpp"
 
+#include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/config/TableKey.hpp"
 
 #include <fmt/format.h>
-#include "sim/config/EmbeddedConfigs.hpp"
-#include "sim/config/TableKey.hpp"
 
 #include <algorithm>
 

@@ -38,7 +38,7 @@ DatasetCatalogue load_catalogue(ConfigChecker& checker, std::string_view text, c
 }
 
 // `catalogue: default | <path>`; `clean` is false when the catalogue is missing or has errors.
-DatasetCatalogue read_catalogue(MapReader& m, const std::string& base_dir, bool& clean)
+DatasetCatalogue read_catalogue(MapReader& m, bool& clean)
 {
   clean = false;
   std::string written = "default";
@@ -56,8 +56,7 @@ DatasetCatalogue read_catalogue(MapReader& m, const std::string& base_dir, bool&
     return catalogue;
   }
 
-  const fs::path path(written);
-  const std::string resolved = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
+  const std::string resolved = m.checker().resolve(written);
   const ConfigNode& node = *m.get("catalogue");
   std::error_code ec;
   if (!fs::exists(resolved, ec)) {
@@ -190,14 +189,14 @@ EvalSpec evaluation_defaults()
   return spec;
 }
 
-EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node)
 {
   MapReader m(checker, &node, "evaluation", evaluation_keys().names());
   if (!m.ok())
     return EvalSpec{};
   EvalSpec spec = evaluation_defaults();
   bool catalogue_clean = false;
-  spec.catalogue = read_catalogue(m, base_dir, catalogue_clean);
+  spec.catalogue = read_catalogue(m, catalogue_clean);
   // Against a broken catalogue every name could look unknown: its own errors say enough.
   read_dataset_names(m, spec.catalogue, catalogue_clean, spec.datasets);
   evaluation_keys().read(m, spec);

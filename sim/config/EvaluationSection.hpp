@@ -13,9 +13,10 @@ namespace acmesim {
 // evaluation campaigns), with one campaign at time 0.
 EvalSpec evaluation_defaults();
 
-// Reads the section; `catalogue: path` resolves against base_dir, `catalogue: default` (or no
-// key) takes the embedded configs/eval/datasets.yaml. Every problem goes through `checker`.
-EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
+// Reads the section; `catalogue: path` resolves against the checker's directory, `catalogue:
+// default` (or no key) takes the embedded configs/eval/datasets.yaml. Every problem goes through
+// `checker`.
+EvalSpec read_evaluation(ConfigChecker& checker, const ConfigNode& node);
 
 template <> Json section_echo(const EvalSpec& spec);
 template <> std::vector<KeyDoc> section_key_docs<EvalSpec>(const std::string& path);

@@ -2,12 +2,12 @@
 
 #include "sim/config/FailureComponentKeys.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <unordered_set>
 
 namespace acmesim {
@@ -84,38 +84,14 @@ const KeyTable<F>& model_keys()
   return keys;
 }
 
-bool read_detection(ConfigChecker& checker, const ConfigNode& node, const std::string& key, F& spec)
-{
-  return read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
-                                                  const std::string& entry_key) {
-    const auto v = checker.number(value, entry_key, number_between(0, MAX_DETECTION_S));
-    if (v)
-      spec.detection_s[static_cast<std::size_t>(category)] = *v;
-    return v.has_value();
-  });
-}
-
-Json detection_json(const F& spec)
-{
-  Json detection = Json::object();
-  for (FailureCategory c : enum_values<FailureCategory>())
-    detection[std::string(to_string(c))] = spec.detection_s[static_cast<std::size_t>(c)];
-  return detection;
-}
-
-std::vector<KeyDoc> detection_docs(const std::string& path, const F& defaults)
-{
-  return number_docs_by_name<FailureCategory>(path, "<category>", number_between(0, MAX_DETECTION_S), "s",
-                                              "the detection delay of a failure category", defaults.detection_s);
-}
-
 // Detection delays apply to recorded failures too.
 const KeyTable<F>& detection_keys()
 {
   static const KeyTable<F> keys({
-      ConfigKey<F>(other_doc("detection_s", "map of numbers", "failure categories",
-                             "seconds from a failure until it is noticed, by the category it is reported as"),
-                   node_reader<F>(read_detection), detection_json, detection_docs)
+      numbers_by_name_key<FailureCategory>(
+          "detection_s", &F::detection_s, NamedNumbers::Update, {"failure category", "failure categories"},
+          {number_between(0, MAX_DETECTION_S), "s", "the detection delay of a failure category"},
+          "seconds from a failure until it is noticed, by the category it is reported as")
           .default_is("each category's own, under it"),
   });
   return keys;
@@ -139,24 +115,13 @@ const KeyTable<F>& failure_keys()
 }
 
 // The file's path resolved against the scenario's directory; reported unless it can be read.
-void read_recorded(MapReader& m, const std::string& base_dir, F& spec)
+void read_recorded(MapReader& m, F& spec)
 {
   std::string written;
   if (!m.read(RECORDED, written))
     return;
-  const fs::path path(written);
-  spec.recorded_path = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
-  const ConfigNode& node = *m.get(RECORDED);
-  std::error_code ec;
-  if (!fs::exists(spec.recorded_path, ec))
-    m.checker().error(node, m.key_of(RECORDED),
-                      "failure list not found: " + spec.recorded_path +
-                          " (a relative path starts at the scenario's directory)");
-  else if (fs::is_character_file(spec.recorded_path, ec) || fs::is_block_file(spec.recorded_path, ec))
-    // /dev/zero would be read as one endless line.
-    m.checker().error(node, m.key_of(RECORDED), "a device, not a failure list: " + spec.recorded_path);
-  else if (fs::is_directory(spec.recorded_path, ec) || !std::ifstream(spec.recorded_path).good())
-    m.checker().error(node, m.key_of(RECORDED), "failure list cannot be read: " + spec.recorded_path);
+  spec.recorded_path = m.checker().resolve(written);
+  check_readable_file(m.checker(), *m.get(RECORDED), m.key_of(RECORDED), spec.recorded_path, "failure list");
 }
 
 // Exactly one of `model` and `recorded`; false after reporting otherwise.
@@ -177,7 +142,7 @@ bool one_source(ConfigChecker& checker, const MapReader& m)
 
 } // namespace
 
-FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node)
 {
   MapReader m(checker, &node, "failures", failure_keys().names());
   if (!m.ok() || !one_source(checker, m))
@@ -187,7 +152,7 @@ FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const 
   FailureModel model = FailureModel::Acme;
   if (m.get(RECORDED)) {
     spec.source = F::Source::Recorded;
-    read_recorded(m, base_dir, spec);
+    read_recorded(m, spec);
     for (const auto& name : model_keys().names())
       if (const ConfigNode* n = m.get(name))
         checker.error(*n, m.key_of(name), "applies only to failures.model (a recorded list replaces the model)");

@@ -10,9 +10,9 @@
 
 namespace acmesim {
 
-// Reads the section; relative `recorded` paths resolve against `base_dir`. Every problem is
-// reported through `checker`.
-FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
+// Reads the section; a relative `recorded` path resolves against the checker's directory. Every
+// problem is reported through `checker`.
+FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node);
 
 // Checks what needs the built cluster: node names in node_rate_multipliers exist, lemon_nodes
 // does not exceed the node count. `source` names the scenario in diagnostics.

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <utility>
 
 namespace acmesim {
@@ -113,58 +112,70 @@ void check_param_rule(ConfigChecker& checker, const ConfigNode* node, const std:
     checker.error(node ? node->where : section, section, "", kind + " '" + policy.name + "': " + wrong);
 }
 
-// The keys a plugin adds to the scheduler section (its parameters go under `params`), spelled once
-// for reading, echo and reference.
-constexpr const char* PLUGIN_KEY = "plugin";
-constexpr const char* PYTHON_KEY = "python";
-constexpr const char* CLASS_KEY = "class";
+// The keys of a scheduler written outside acmesim (docs/writing-a-scheduler.md): a plugin's file or
+// a Python file with its class, read, echoed and documented from these declarations. Its
+// parameters go under `params`, read once the scheduler has said which it declares.
 constexpr const char* PARAMS_KEY = "params";
 
-std::vector<std::string> plugin_section_keys(bool python)
+Json with_params(Json json, const std::map<std::string, double>& params)
 {
-  std::vector<std::string> keys = scheduler_keys().names();
-  if (python)
-    keys.insert(keys.end(), {PYTHON_KEY, CLASS_KEY});
-  else
-    keys.emplace_back(PLUGIN_KEY);
-  keys.emplace_back(PARAMS_KEY);
+  for (const auto& [key, value] : params)
+    json[key] = value;
+  return json;
+}
+
+const KeyTable<SchedulerSpec>& external_scheduler_keys()
+{
+  using S = SchedulerSpec;
+  static const KeyTable<S> keys({
+      path_key(std::string(to_string(ExternalKind::Plugin)), &S::plugin_as_written, &S::plugin, "",
+               "a scheduler plugin (shared library, docs/writing-a-scheduler.md) instead of a built-in name")
+          .default_is("none"),
+      path_key(std::string(to_string(ExternalKind::Python)), &S::python_as_written, &S::python, "",
+               "a scheduler written in Python (a file, with class) instead of a built-in name")
+          .default_is("none"),
+      text_key("class", &S::python_class, "a class the python file defines", "with python: the policy's class")
+          .default_is("none"),
+      ConfigKey<S>(other_doc(PARAMS_KEY, "map", "the plugin's declared parameters",
+                             "with plugin or python: its parameters, checked against what it declares"),
+                   {}, // read once the plugin is loaded (read_plugin_scheduler)
+                   [](const S& spec) { return with_params(Json::object(), spec.params); })
+          .default_is("the plugin's defaults"),
+  });
   return keys;
 }
 
-std::string resolved(const std::string& as_written, const std::string& base_dir)
+// The keys of the scheduler section that names an external scheduler of `kind`.
+std::vector<std::string> external_section_keys(ExternalKind kind)
 {
-  const std::filesystem::path path(as_written);
-  return (path.is_absolute() ? path : std::filesystem::path(base_dir) / path).lexically_normal().string();
+  std::vector<std::string> keys = scheduler_keys().names();
+  for (const auto& name : external_scheduler_keys().names())
+    if (name == PARAMS_KEY || name == to_string(kind) || (kind == ExternalKind::Python && name == "class"))
+      keys.push_back(name);
+  return keys;
 }
 
 // `scheduler: {plugin: libx.so, params: {...}}` or `{python: x.py, class: X, params: {...}}`: the
 // plugin is loaded now, so that a plugin that cannot be used and parameters it does not declare
 // are input errors found before any run.
-SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& node, ExternalKind kind)
 {
   SchedulerSpec spec;
-  const bool python = node.find(PYTHON_KEY) != nullptr;
-  MapReader m(checker, &node, "scheduler", plugin_section_keys(python));
+  MapReader m(checker, &node, "scheduler", external_section_keys(kind));
   if (!m.ok())
     return spec;
   for (const auto& key : scheduler_keys().keys())
     if (key.name() != "name")
       key.read(m, spec);
+  const std::string file_key(to_string(kind));
+  const bool have_file = external_scheduler_keys().at(file_key).read(m, spec);
+  const bool have_class = kind != ExternalKind::Python ||
+                          (m.require("class") && external_scheduler_keys().at("class").read(m, spec));
+  if (!have_file || !have_class)
+    return spec;
   const PolicyInfo* info = nullptr;
-  const std::string file_key = python ? PYTHON_KEY : PLUGIN_KEY;
   try {
-    if (python) {
-      const bool have_file = m.read(PYTHON_KEY, spec.python_as_written);
-      const bool have_class = m.require(CLASS_KEY) && m.read(CLASS_KEY, spec.python_class);
-      if (!have_file || !have_class)
-        return spec;
-      spec.python = resolved(spec.python_as_written, base_dir);
-    } else {
-      if (!m.read(PLUGIN_KEY, spec.plugin_as_written))
-        return spec;
-      spec.plugin = resolved(spec.plugin_as_written, base_dir);
-    }
-    info = &external_scheduler(python ? ExternalKind::Python : ExternalKind::Plugin).declared(spec);
+    info = &external_scheduler(kind).declared(spec);
   } catch (const PluginLoadError& e) {
     checker.error(*m.get(file_key), m.key_of(file_key), e.what());
     return spec;
@@ -198,13 +209,6 @@ Spec read_policy_section(ConfigChecker& checker, const ConfigNode* node, const s
   return spec;
 }
 
-Json with_params(Json json, const std::map<std::string, double>& params)
-{
-  for (const auto& [key, value] : params)
-    json[key] = value;
-  return json;
-}
-
 // Every parameter of every policy in `policies`, under `path`.
 std::vector<KeyDoc> param_docs(const std::string& path, const std::vector<const PolicyInfo*>& policies)
 {
@@ -232,10 +236,12 @@ std::vector<KeyDoc> section_docs(const std::string& path, const KeyTable<Spec>& 
 
 } // namespace
 
-SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir)
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node)
 {
-  if (node && node->is_map() && (node->find(PLUGIN_KEY) || node->find(PYTHON_KEY)))
-    return read_plugin_scheduler(checker, *node, base_dir);
+  // A Python file first: a section naming both is refused as a Python policy's (plugin unknown).
+  for (const ExternalKind kind : {ExternalKind::Python, ExternalKind::Plugin})
+    if (node && node->is_map() && node->find(to_string(kind)))
+      return read_plugin_scheduler(checker, *node, kind);
   return read_policy_section(checker, node, "scheduler", scheduler_keys(), scheduler_registry(), "scheduler");
 }
 
@@ -246,16 +252,10 @@ RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node)
 
 template <> Json section_echo(const SchedulerSpec& spec)
 {
-  if (spec.plugin.empty() && spec.python.empty())
+  if (!external_kind(spec))
     return with_params(scheduler_keys().echo(spec), spec.params);
   Json json = scheduler_keys().echo(spec);
-  if (!spec.plugin.empty())
-    json[PLUGIN_KEY] = spec.plugin_as_written;
-  if (!spec.python.empty()) {
-    json[PYTHON_KEY] = spec.python_as_written;
-    json[CLASS_KEY] = spec.python_class;
-  }
-  json[PARAMS_KEY] = with_params(Json::object(), spec.params);
+  json.update(external_scheduler_keys().echo(spec));
   return json;
 }
 
@@ -267,27 +267,8 @@ template <> Json section_echo(const RecoverySpec& spec)
 template <> std::vector<KeyDoc> section_key_docs<SchedulerSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = section_docs(path, scheduler_keys(), scheduler_registry().policies());
-  // The keys a plugin or a Python policy adds, read by read_scheduler rather than a key table.
-  struct PluginKeyDoc {
-    const char* key;
-    const char* type;
-    const char* accepts;
-    const char* help;
-    const char* default_text;
-  };
-  const PluginKeyDoc plugin_keys[] = {
-      {PLUGIN_KEY, "string", "a path, relative to the scenario file",
-       "a scheduler plugin (shared library, docs/writing-a-scheduler.md) instead of a built-in name", "none"},
-      {PYTHON_KEY, "string", "a path, relative to the scenario file",
-       "a scheduler written in Python (a file, with class) instead of a built-in name", "none"},
-      {CLASS_KEY, "string", "a class the python file defines", "with python: the policy's class", "none"},
-      {PARAMS_KEY, "map", "the plugin's declared parameters",
-       "with plugin or python: its parameters, checked against what it declares", "the plugin's defaults"},
-  };
-  for (const PluginKeyDoc& k : plugin_keys) {
-    docs.push_back(other_doc(join_key(path, k.key), k.type, k.accepts, k.help));
-    describe_default(docs.back(), Json(k.default_text));
-  }
+  for (auto& doc : external_scheduler_keys().docs(path, SchedulerSpec{}))
+    docs.push_back(std::move(doc));
   return docs;
 }
 

@@ -11,8 +11,8 @@
 namespace acmesim {
 
 // `node` == nullptr: the section is absent (the defaults, with every parameter's default). A plugin's
-// path is relative to `base_dir` (the scenario file's directory); the plugin is loaded to check it.
-SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node, const std::string& base_dir);
+// path is relative to the checker's directory (the scenario file's); the plugin is loaded to check it.
+SchedulerSpec read_scheduler(ConfigChecker& checker, const ConfigNode* node);
 RecoverySpec read_recovery(ConfigChecker& checker, const ConfigNode* node);
 
 template <> Json section_echo(const SchedulerSpec& spec);

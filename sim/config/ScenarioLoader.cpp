@@ -4,18 +4,12 @@
 #include "models/common/Text.hpp"
 #include "models/common/TextFile.hpp"
 #include "models/failure/RecordedFailures.hpp"
-#include "sim/config/CheckpointSection.hpp"
-#include "sim/config/ClusterResolver.hpp"
 #include "sim/config/ClusterSection.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
-#include "sim/config/EvaluationSection.hpp"
 #include "sim/config/FailureSection.hpp"
-#include "sim/config/NetworkSection.hpp"
-#include "sim/config/PolicySection.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
 #include "sim/config/SwfHeaderCluster.hpp"
-#include "sim/config/WorkloadSection.hpp"
 #include "sim/keys/CheckedReader.hpp"
 #include "sim/keys/ConfigTree.hpp"
 
@@ -43,43 +37,21 @@ void read_cluster_from_trace(ConfigChecker& checker, MapReader& top, const Confi
     scenario.cluster = read_cluster(checker, *cluster, true);
 }
 
-// Every section in the order it is read: each may check what it depends on in those before it.
-void read_sections(ConfigChecker& checker, MapReader& top, PresetLibrary& presets, const std::string& base_dir,
-                   Scenario& scenario)
+// Every section, through the scenario's table (ScenarioKeys.cpp), in its order. Two sections may
+// be left out in a way the table cannot tell: the cluster when the workload is an SWF log whose
+// header describes its machine, the workload when evaluation campaigns are the whole workload.
+void read_sections(ConfigChecker& checker, MapReader& top, Scenario& scenario)
 {
-  const KeyTable<Scenario>& keys = scenario_keys();
-  keys.at("name").read(top, scenario);
-  keys.at("seed").read(top, scenario);
-  const bool cluster_given = top.get("cluster") != nullptr;
   const ConfigNode* workload = top.get("workload");
   // Only a trace's header may stand in for the section; without one it is missing here.
   const ConfigNode* trace_node = workload ? workload->find("trace") : nullptr;
-  if (!cluster_given && !trace_node)
+  if (!top.get("cluster") && !trace_node)
     top.require("cluster");
-  if (cluster_given) {
-    ClusterResolver resolver(presets, checker);
-    const ConfigNode cluster = resolver.resolve(*top.get("cluster"));
-    scenario.cluster = read_cluster(checker, cluster, !resolver.failed());
-  }
-  if (const ConfigNode* evaluation = top.get("evaluation"))
-    scenario.evaluation = read_evaluation(checker, *evaluation, base_dir);
-  // A scenario of evaluation campaigns alone needs no other workload.
-  if (top.get("workload") || !top.get("evaluation")) {
-    if (top.require("workload"))
-      scenario.workload = read_workload(checker, *top.get("workload"), base_dir);
-  }
-  if (!cluster_given && trace_node)
+  if (!workload && !top.get("evaluation"))
+    top.require("workload");
+  scenario_keys().read(top, scenario);
+  if (!top.get("cluster") && trace_node)
     read_cluster_from_trace(checker, top, *trace_node, scenario);
-  scenario.scheduler = read_scheduler(checker, top.get("scheduler"), base_dir);
-  if (const ConfigNode* failures = top.get("failures"))
-    scenario.failures = read_failures(checker, *failures, base_dir);
-  if (const ConfigNode* checkpoint = top.get("checkpoint"))
-    scenario.checkpoint = read_checkpoint(checker, *checkpoint);
-  scenario.recovery = read_recovery(checker, top.get("recovery"));
-  if (const ConfigNode* network = top.get("network"))
-    scenario.network = read_network(checker, *network);
-  keys.at("power").read(top, scenario);
-  keys.at("output").read(top, scenario);
 }
 
 // What one section asks of another.
@@ -147,9 +119,11 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   if (!root) // a syntax error: nothing else can be checked
     throw InputError(diags.items());
 
-  PresetLibrary presets(diags);
   // `--set cluster.pods.1.nodes=10` on a scenario that takes its pods from a preset edits the
-  // preset's pod list, copied into the scenario.
+  // preset's pod list, copied into the scenario. (The presets' own problems are the cluster
+  // section's to report, when it reads them.)
+  DiagnosticList preset_diags;
+  PresetLibrary presets(preset_diags);
   const OverrideFallback from_preset = [&](const std::vector<std::string>& path) -> const ConfigNode* {
     const ConfigNode* cluster = path.size() == 2 && path[0] == "cluster" ? root->find("cluster") : nullptr;
     const ConfigNode* name = cluster ? cluster->find("preset") : nullptr;
@@ -159,13 +133,13 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   for (const auto& o : overrides)
     apply_override(*root, o, diags, from_preset);
 
-  ConfigChecker checker(diags);
+  ConfigChecker checker(diags, base_dir);
   Scenario scenario;
   scenario.name = safe_name(default_name);
   scenario.source = source;
   MapReader top(checker, &*root, "", scenario_keys().names());
   if (top.ok()) {
-    read_sections(checker, top, presets, base_dir, scenario);
+    read_sections(checker, top, scenario);
     check_across_sections(checker, top, scenario);
   }
   if (diags.empty())

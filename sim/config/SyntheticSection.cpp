@@ -1,8 +1,9 @@
 #include "sim/config/SyntheticSection.hpp"
 
 #include "models/workload/EmpiricalDistribution.hpp"
-#include "sim/config/TableKey.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/config/TableKey.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 #include <algorithm>
 #include <array>
@@ -33,54 +34,6 @@ const KeyTable<EmpiricalSpec>& duration_table_keys()
   return keys;
 }
 
-// `{COMPLETED: 0.9, FAILED: 0.1}`: known states whose shares sum to 1; states left out get 0.
-bool read_states(ConfigChecker& checker, const ConfigNode& node, const std::string& key, T& spec)
-{
-  MapReader states(checker, &node, key); // keys are job states, checked below
-  if (!states.ok())
-    return false;
-  std::array<double, 5> shares{};
-  bool ok = true;
-  for (const auto& entry : node.entries) {
-    const std::string state_key = join_key(key, entry.key);
-    const auto state = parse_enum<JobState>(entry.key);
-    if (!state) {
-      checker.error(entry.key_where, state_key, "", "unknown job state; valid states: " + enum_name_list<JobState>());
-      ok = false;
-      continue;
-    }
-    const auto share = checker.number(entry.value, state_key, SHARE);
-    if (share)
-      shares[static_cast<std::size_t>(*state)] = *share;
-    ok = ok && share.has_value();
-  }
-  if (!ok)
-    return false;
-  const double sum = std::accumulate(shares.begin(), shares.end(), 0.0);
-  if (std::abs(sum - 1) > 1e-6) {
-    checker.error(node, key, "state shares must sum to 1; they sum to " + format_number(sum));
-    return false;
-  }
-  spec.state_shares = shares;
-  return true;
-}
-
-// The states that some jobs end in, in the states' order.
-Json states_json(const T& spec)
-{
-  Json states = Json::object();
-  for (JobState s : enum_values<JobState>())
-    if (const double share = spec.state_shares[static_cast<std::size_t>(s)]; share > 0)
-      states[std::string(to_string(s))] = share;
-  return states;
-}
-
-std::vector<KeyDoc> state_docs(const std::string& path, const T& defaults)
-{
-  return number_docs_by_name<JobState>(path, "<state>", SHARE, NO_UNIT,
-                                       "the share of the type's jobs that end in the state", defaults.state_shares);
-}
-
 const KeyTable<T>& job_type_keys()
 {
   static const KeyTable<T> keys({
@@ -89,8 +42,10 @@ const KeyTable<T>& job_type_keys()
           .required(),
       table_key("gpus", &T::gpus, gpu_table_keys(), Kind::Discrete, "GPUs per job").required(),
       table_key("duration_s", &T::duration_s, duration_table_keys(), Kind::LogLinear, "run time per job").required(),
-      ConfigKey<T>(other_doc("states", "map of numbers", "job states, shares summing to 1", "how the type's jobs end"),
-                   node_reader<T>(read_states), states_json, state_docs),
+      // `{COMPLETED: 0.9, FAILED: 0.1}`: states left out get 0.
+      numbers_by_name_key<JobState>("states", &T::state_shares, NamedNumbers::Shares, {"job state", "job states"},
+                                    {SHARE, NO_UNIT, "the share of the type's jobs that end in the state"},
+                                    "how the type's jobs end"),
       number_key("cpus_per_gpu", &T::cpus_per_gpu, integer_between(0, 1024), "CPUs", "CPU cores a job takes per GPU"),
       number_key("cpus_if_cpu_only", &T::cpus_if_cpu_only, integer_between(0, 65536), "CPUs",
                  "CPU cores of a CPU-only job (0 GPUs)"),

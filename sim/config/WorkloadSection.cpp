@@ -4,27 +4,20 @@
 #include "sim/config/AcmePresetSection.hpp"
 #include "sim/config/SyntheticSection.hpp"
 
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
+#include <iterator>
 
 namespace acmesim {
 
 namespace {
 
-namespace fs = std::filesystem;
-
 // The key of a synthetic workload, whose own keys depend on whether it names a preset.
 const char* const SYNTHETIC = "synthetic";
-
-// The trace as the scenario wrote it, so that results do not depend on the working directory.
-Json trace_json(const TraceSpec& spec) { return spec.as_written.empty() ? spec.path : spec.as_written; }
 
 const KeyTable<TraceSpec>& trace_keys()
 {
   static const KeyTable<TraceSpec> keys({
-      ConfigKey<TraceSpec>(other_doc("trace", "path", "a readable file",
-                                     "a job trace (docs/trace-formats.md), relative to the scenario file's directory"),
-                           {}, trace_json) // read by read_trace: it needs that directory, and tells the format
+      path_key("trace", &TraceSpec::as_written, &TraceSpec::path, "trace file", "a job trace (docs/trace-formats.md)")
           .default_is("none: set exactly one of trace and synthetic"),
       value_key("format", &TraceSpec::format, "the trace's format")
           .default_is("told by the file name (.swf, Philly's cluster_job_log, ...)"),
@@ -37,35 +30,21 @@ const KeyTable<TraceSpec>& trace_keys()
   return keys;
 }
 
-TraceSpec read_trace(MapReader& m, const std::string& base_dir)
+TraceSpec read_trace(MapReader& m)
 {
   TraceSpec spec;
-  std::string written;
-  if (m.read("trace", written)) {
-    spec.as_written = written;
-    const fs::path path(written);
-    spec.path = (path.is_absolute() ? path : fs::path(base_dir) / path).lexically_normal().string();
-    std::error_code ec;
-    const ConfigNode& node = *m.get("trace");
-    if (!fs::exists(spec.path, ec))
-      m.checker().error(node, "workload.trace",
-                        "trace file not found: " + spec.path + " (a relative path starts at the scenario's directory)");
-    else if (fs::is_character_file(spec.path, ec) || fs::is_block_file(spec.path, ec))
-      // /dev/zero would be read until memory runs out; a pipe (<(zcat ...)) is fine.
-      m.checker().error(node, "workload.trace", "a device, not a trace file: " + spec.path);
-    else if (fs::is_directory(spec.path, ec) || !std::ifstream(spec.path).good())
-      m.checker().error(node, "workload.trace", "trace file cannot be read: " + spec.path);
-  }
+  const auto& keys = trace_keys().keys();
+  keys.front().read(m, spec); // the trace itself
   // Without a format, the file name tells it (.swf, Philly's cluster_job_log, ...).
-  if (!m.get("format") && !written.empty()) {
-    if (const auto inferred = format_from_path(written))
+  if (!m.get("format") && !spec.as_written.empty()) {
+    if (const auto inferred = format_from_path(spec.as_written))
       spec.format = *inferred;
     else
-      m.checker().error(*m.get("trace"), "workload.trace",
+      m.checker().error(*m.get("trace"), m.key_of("trace"),
                         "cannot tell the trace format from the file name; set workload.format to one of " +
                             enum_name_list<TraceFormat>());
   }
-  trace_keys().read(m, spec);
+  std::for_each(std::next(keys.begin()), keys.end(), [&](const auto& key) { key.read(m, spec); });
   if (spec.on_unknown == UnknownPolicy::Drop && !marks_unknown_fields(spec.format))
     m.checker().error(*m.get("on_unknown"), "workload.on_unknown",
                       "only SWF traces mark unknown fields (-1); this trace is " + std::string(to_string(spec.format)));
@@ -83,7 +62,7 @@ void append_form(std::vector<KeyDoc>& docs, std::vector<KeyDoc> form, const std:
 
 } // namespace
 
-WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir)
+WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node)
 {
   std::vector<std::string> valid = trace_keys().names();
   valid.push_back(SYNTHETIC);
@@ -99,7 +78,7 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const
     checker.error(node.where, "workload", "",
                   "expected workload.trace (a job trace file) or workload.synthetic (generator settings)");
   if (trace)
-    spec.trace = read_trace(m, base_dir);
+    spec.trace = read_trace(m);
   else if (synthetic) // with neither, the message above says it all
     for (const auto& name : trace_keys().names())
       if (const ConfigNode* n = m.get(name))

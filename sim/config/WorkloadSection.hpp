@@ -10,7 +10,7 @@
 
 namespace acmesim {
 
-WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node, const std::string& base_dir);
+WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node);
 template <> Json section_echo(const WorkloadSpec& spec);
 template <> std::vector<KeyDoc> section_key_docs<WorkloadSpec>(const std::string& path);
 

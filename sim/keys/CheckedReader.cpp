@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 namespace acmesim {
 
@@ -97,6 +99,28 @@ NumberRange integer_between(double min, double max)
 NumberRange number_between(double min, double max) { return {min, false, max}; }
 
 // --- ConfigChecker ---------------------------------------------------------------------------
+
+std::string ConfigChecker::resolve(const std::string& path) const
+{
+  const std::filesystem::path written(path);
+  return (written.is_absolute() ? written : std::filesystem::path(base_dir_) / written).lexically_normal().string();
+}
+
+bool check_readable_file(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
+                         const std::string& path, const std::string& what)
+{
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    checker.error(node, key, what + " not found: " + path + " (a relative path starts at the scenario's directory)");
+  else if (fs::is_character_file(path, ec) || fs::is_block_file(path, ec))
+    checker.error(node, key, "a device, not a " + what + ": " + path);
+  else if (fs::is_directory(path, ec) || !std::ifstream(path).good())
+    checker.error(node, key, what + " cannot be read: " + path);
+  else
+    return true;
+  return false;
+}
 
 void ConfigChecker::error(const ConfigNode& node, const std::string& key, const std::string& message)
 {

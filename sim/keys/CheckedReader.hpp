@@ -47,7 +47,15 @@ NumberRange number_between(double min, double max);
 
 class ConfigChecker {
 public:
-  explicit ConfigChecker(DiagnosticList& diags) : diags_(diags) {}
+  // `base_dir`: the directory the document's relative paths start at (a scenario file's own).
+  explicit ConfigChecker(DiagnosticList& diags, std::string base_dir = ".")
+      : diags_(diags), base_dir_(std::move(base_dir))
+  {
+  }
+
+  DiagnosticList& diagnostics() { return diags_; }
+  // `path` as written in the document, made absolute or relative to base_dir.
+  std::string resolve(const std::string& path) const;
 
   // A diagnostic about `node`: its origin and how it is written.
   void error(const ConfigNode& node, const std::string& key, const std::string& message);
@@ -63,7 +71,13 @@ public:
 
 private:
   DiagnosticList& diags_;
+  std::string base_dir_;
 };
+
+// Reports (false) a file at `path` that does not exist, cannot be read, or is a directory or a
+// device (/dev/zero would be read without end), calling it `what` ("trace file").
+bool check_readable_file(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
+                         const std::string& path, const std::string& what);
 
 // One map of the tree. Given the keys it accepts, it reports every other key as unknown (naming
 // the valid ones); the typed reads then assign a field only if its key is present and valid, so

@@ -61,6 +61,13 @@ public:
     read_ = std::move(read);
     return std::move(*this);
   }
+  // A key whose absence means something the reader works out (a section left out is its
+  // defaults, checked and completed): the reader is called then too, with the key absent.
+  ConfigKey read_when_absent() &&
+  {
+    read_when_absent_ = true;
+    return std::move(*this);
+  }
 
   const std::string& name() const { return doc_.path; }
   bool echoed() const { return static_cast<bool>(echo_); }
@@ -86,6 +93,7 @@ public:
       };
     ConfigKey<Outer> key(doc_, std::move(read), std::move(echo), std::move(children));
     key.required_ = required_;
+    key.read_when_absent_ = read_when_absent_;
     return key;
   }
 
@@ -96,7 +104,8 @@ public:
     if (!m.get(name())) {
       if (required_ && report_missing)
         m.require(name());
-      return !required_;
+      if (!read_when_absent_ || !read_)
+        return !required_;
     }
     return !read_ || read_(m, name(), spec);
   }
@@ -125,6 +134,7 @@ private:
   Echo echo_;
   Children children_;
   bool required_ = false;
+  bool read_when_absent_ = false;
 };
 
 // A key reader written against the key's own node and full key path (`read(checker, node, key,
@@ -238,6 +248,42 @@ ConfigKey<Spec> value_key(std::string name, T Spec::*member, std::string help)
   return {value_doc<T>(name, std::move(help)),
           [member](MapReader& m, const std::string& key, Spec& spec) { return m.read(key, spec.*member); },
           [member](const Spec& spec) { return echo_value(spec.*member); }};
+}
+
+// A non-empty string that a spec may leave unset: its echo is left out while it is empty.
+template <typename Spec>
+ConfigKey<Spec> text_key(std::string name, std::string Spec::*member, std::string accepts, std::string help)
+{
+  return {other_doc(std::move(name), "string", std::move(accepts), std::move(help)),
+          [member](MapReader& m, const std::string& key, Spec& spec) { return m.read(key, spec.*member); },
+          [member](const Spec& spec) {
+            return (spec.*member).empty() ? Json(Json::value_t::discarded) : Json(spec.*member);
+          }};
+}
+
+// A file named by a path relative to the document's directory (ConfigChecker::resolve): kept as
+// written (`as_written`, which the echo writes, so that results do not depend on the working
+// directory) and as resolved (`resolved`, which the program opens; the echo's when a spec built
+// in code has no written form). With `what` ("trace file"), the file must exist and be readable,
+// and not be a directory or a device; without, the program that opens it checks it (a plugin's
+// loader). Left out of the echo while unset.
+template <typename Spec>
+ConfigKey<Spec> path_key(std::string name, std::string Spec::*as_written, std::string Spec::*resolved,
+                         std::string what, std::string help)
+{
+  return {other_doc(std::move(name), "path",
+                    std::string(what.empty() ? "a path" : "a readable file") + ", relative to the scenario file",
+                    std::move(help)),
+          [as_written, resolved, what](MapReader& m, const std::string& key, Spec& spec) {
+            if (!m.read(key, spec.*as_written))
+              return false;
+            spec.*resolved = m.checker().resolve(spec.*as_written);
+            return what.empty() || check_readable_file(m.checker(), *m.get(key), m.key_of(key), spec.*resolved, what);
+          },
+          [as_written, resolved](const Spec& spec) {
+            const std::string& shown = (spec.*as_written).empty() ? spec.*resolved : spec.*as_written;
+            return shown.empty() ? Json(Json::value_t::discarded) : Json(shown);
+          }};
 }
 
 // A string that must be one of `choices`.

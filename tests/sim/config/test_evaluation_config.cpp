@@ -284,7 +284,7 @@ TEST_CASE("read_evaluation works on a parsed section directly")
   const auto root = parse_config("evaluation:\n  chunk_s: 120\n  datasets: [mbpp]\n", {"direct.yaml"}, diags);
   REQUIRE(root);
   ConfigChecker checker(diags);
-  const EvalSpec spec = read_evaluation(checker, *root->find("evaluation"), ".");
+  const EvalSpec spec = read_evaluation(checker, *root->find("evaluation"));
   CHECK(diags.empty());
   CHECK(spec.enabled);
   CHECK(spec.chunk_s == 120);

@@ -1,0 +1,129 @@
+#pragma once
+// Keys written with the names of an enum (EnumNames.hpp): a list of the names, or a map from the
+// names to numbers. Each is declared once, with the enum, a noun for messages and the range of its
+// numbers; reading, checking, the echo and the reference lines all follow from that.
+//
+//   names_key<JobType>("job_types", &CheckpointSpec::job_types, {"job type", "job types"}, "...", "...")
+#include "sim/keys/ConfigKey.hpp"
+#include "sim/keys/KeyTable.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace acmesim {
+
+// How messages and the reference call the names: "job type", "job types".
+struct NameNoun {
+  std::string one;
+  std::string many;
+};
+
+// `key: [a, b]`: names of E, each once; replaced only when every item is good. `if_empty` is the
+// message for an empty list.
+template <NamedEnum E, typename Spec>
+ConfigKey<Spec> names_key(std::string name, std::vector<E> Spec::*member, NameNoun noun, std::string if_empty,
+                          std::string help)
+{
+  KeyDoc doc = other_doc(std::move(name), "list of names", enum_name_list<E>() + ", each once", std::move(help));
+  doc.choices = enum_name_vector<E>();
+  return {std::move(doc),
+          [member, noun, if_empty](MapReader& m, const std::string& key, Spec& spec) {
+            return read_list(m, key, if_empty, spec.*member,
+                             [&](const ConfigNode& item, const std::string& item_key,
+                                 const std::vector<E>& listed) -> std::optional<E> {
+                               const auto value = item.is_scalar() ? parse_enum<E>(item.scalar) : std::nullopt;
+                               if (!value)
+                                 m.checker().error(item, item_key,
+                                                   "unknown " + noun.one + "; valid " + noun.many + ": " +
+                                                       enum_name_list<E>());
+                               else if (std::find(listed.begin(), listed.end(), *value) != listed.end())
+                                 m.checker().error(item, item_key, noun.one + " listed twice");
+                               else
+                                 return value;
+                               return std::nullopt;
+                             });
+          },
+          [member](const Spec& spec) {
+            Json names = Json::array();
+            for (const E value : spec.*member)
+              names.push_back(echo_value(value));
+            return names;
+          }};
+}
+
+// How a map from names to numbers is read: the names given replace their own defaults (Update),
+// or the names given are the whole and their numbers are shares (Shares: the others are 0, the
+// numbers must sum to 1, and the echo leaves the zeros out).
+enum class NamedNumbers : std::uint8_t { Update, Shares };
+
+// What the numbers of a map from names are: their range, unit, and what one of them means.
+struct NamedNumber {
+  NumberRange range;
+  std::string unit;
+  std::string help; // of one number: "the detection delay of a failure category"
+};
+
+// `key: {name: number, ...}`, the names those of E, the numbers held in `member` by the enum's order.
+template <NamedEnum E, typename Spec, std::size_t N>
+ConfigKey<Spec> numbers_by_name_key(std::string name, std::array<double, N> Spec::*member, NamedNumbers how,
+                                    NameNoun noun, NamedNumber number, std::string help)
+{
+  static_assert(N == enum_values<E>().size(), "one number per name of the enum");
+  const bool shares = how == NamedNumbers::Shares;
+  const std::string placeholder = "<" + noun.one.substr(noun.one.rfind(' ') + 1) + ">";
+  return {other_doc(std::move(name), "map of numbers", noun.many + (shares ? ", shares summing to 1" : ""),
+                    std::move(help)),
+          [member, shares, noun, number](MapReader& m, const std::string& key, Spec& spec) {
+            ConfigChecker& checker = m.checker();
+            const ConfigNode& node = *m.get(key);
+            const std::string path = m.key_of(key);
+            if (!MapReader(checker, &node, path).ok()) // its keys are names, checked below
+              return false;
+            std::array<double, N> values = shares ? std::array<double, N>{} : spec.*member;
+            bool ok = true;
+            for (const auto& entry : node.entries) {
+              const std::string entry_key = join_key(path, entry.key);
+              const auto value = parse_enum<E>(entry.key);
+              if (!value) {
+                checker.error(entry.key_where, entry_key, entry.key,
+                              "unknown " + noun.one + "; valid " + noun.many + ": " + enum_name_list<E>());
+                ok = false;
+                continue;
+              }
+              const auto v = checker.number(entry.value, entry_key, number.range);
+              if (v)
+                values[static_cast<std::size_t>(*value)] = *v;
+              ok = ok && v.has_value();
+            }
+            if (!ok && shares)
+              return false;
+            if (shares) {
+              double sum = 0;
+              for (const double v : values)
+                sum += v;
+              if (std::abs(sum - 1) > 1e-6) {
+                checker.error(node, path, noun.one + " shares must sum to 1; they sum to " + format_number(sum));
+                return false;
+              }
+            }
+            spec.*member = values;
+            return ok;
+          },
+          [member, shares](const Spec& spec) {
+            Json values = Json::object();
+            for (const E value : enum_values<E>())
+              if (const double v = (spec.*member)[static_cast<std::size_t>(value)]; !shares || v > 0)
+                values[std::string(to_string(value))] = v;
+            return values;
+          },
+          [member, placeholder, number](const std::string& path, const Spec& defaults) {
+            return number_docs_by_name<E>(path, placeholder, number.range, number.unit, number.help,
+                                          defaults.*member);
+          }};
+}
+
+} // namespace acmesim
