@@ -70,6 +70,8 @@ const std::vector<MetricDecl>& metric_table()
       {"energy.it_kwh", "kWh", B::Lower, P::Always, true, "energy of the GPUs and servers (docs/energy.md)"},
       {"energy.facility_kwh", "kWh", B::Lower, P::Always, false, "IT energy times the PUE"},
       {"energy.mean_it_kw", "kW", B::Lower, P::Always, false, "mean IT power"},
+      {"energy.peak_it_kw", "kW", B::Lower, P::WhenMeasured, false,
+       "highest IT power over a bin of utilisation.csv: what the facility must supply"},
       {"jobs.rejected", "jobs", B::Lower, P::Always, false, "jobs larger than every pod, never started"},
       {"training.ettr.mean", "ratio", B::Higher, P::WhenMeasured, false,
        "mean effective training time ratio of pretraining jobs"},

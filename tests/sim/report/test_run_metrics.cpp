@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -129,6 +131,21 @@ TEST_CASE("the table declares each metric once, with a unit and a line of help, 
   CHECK(nearest_metric("training.ettr_large_mean") == "training.ettr_large.mean");
   CHECK(nearest_metric("utilisation.gpu_busy") == "utilisation.mean_gpu_busy");
   CHECK(metric_table_json().size() == metric_names().size());
+}
+
+TEST_CASE("the peak IT power is a metric when the run kept a series of bins")
+{
+  RunSummary s = summary();
+  for (const auto& m : run_metrics(s))
+    CHECK(m.name != "energy.peak_it_kw"); // no series: null in summary.json
+  s.energy.peak_it_kw = 4.25;
+  const auto metrics = run_metrics(s);
+  const auto peak = std::find_if(metrics.begin(), metrics.end(),
+                                 [](const RunMetric& m) { return m.name == "energy.peak_it_kw"; });
+  REQUIRE(peak != metrics.end());
+  CHECK(peak->value == 4.25);
+  CHECK(std::prev(peak)->name == "energy.mean_it_kw"); // in the table's order
+  CHECK(find_metric("energy.peak_it_kw")->better == Better::Lower);
 }
 
 TEST_CASE("run metrics of a run without the network model have no communication cause")
