@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
 
 namespace acmesim {
 
@@ -124,10 +125,14 @@ std::string compare_table(const CompareSide& a, const CompareSide& b, std::size_
   };
   std::string out = fmt::format("A: {}\nB: {}\n{} seeds, paired; {:.0f}% confidence intervals of B - A and B / A\n",
                                 describe(a), describe(b), seeds, 100 * confidence);
-  out += fmt::format("{:<34} {:>10} {:>10} {:>10} {:>24} {:>7} {:>18}  {}\n", "metric", "A mean", "B mean", "B - A",
-                     "interval", "B / A", "interval", "verdict");
+  // The first column as wide as the longest metric name (they are paths in summary.json).
+  std::size_t width = std::string_view("metric").size();
+  for (const auto& m : metrics)
+    width = std::max(width, m.metric.size());
+  out += fmt::format("{:<{}} {:>10} {:>10} {:>10} {:>24} {:>7} {:>18}  {}\n", "metric", width, "A mean", "B mean",
+                     "B - A", "interval", "B / A", "interval", "verdict");
   for (const auto& [name, s] : metrics)
-    out += fmt::format("{:<34} {:>10} {:>10} {:>10} {:>24} {:>7} {:>18}  {}\n", name, figure(s.a_mean),
+    out += fmt::format("{:<{}} {:>10} {:>10} {:>10} {:>24} {:>7} {:>18}  {}\n", name, width, figure(s.a_mean),
                        figure(s.b_mean), figure(s.diff_mean), interval_text(s.diff_ci),
                        s.ratio ? fmt::format("{:.3f}", *s.ratio) : "-",
                        s.ratio_ci ? fmt::format("[{:.3f}, {:.3f}]", s.ratio_ci->low, s.ratio_ci->high) : "-",
