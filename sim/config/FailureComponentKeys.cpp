@@ -1,6 +1,7 @@
 #include "sim/config/FailureComponentKeys.hpp"
 
 #include "sim/config/DistributionKeys.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 #include <cmath>
 #include <utility>
@@ -72,51 +73,17 @@ const KeyTable<CF>& component_keys()
   return keys;
 }
 
-CF& component_of(FailureSpec& spec, Component component)
-{
-  return spec.components[static_cast<std::size_t>(component)];
-}
-
-const CF& component_of(const FailureSpec& spec, Component component)
-{
-  return spec.components[static_cast<std::size_t>(component)];
-}
-
 } // namespace
 
-bool read_components(ConfigChecker& checker, const ConfigNode& node, const std::string& key, FailureSpec& spec)
+ConfigKey<FailureSpec> components_key()
 {
-  MapReader components(checker, &node, key); // keys are component names, checked below
-  if (!components.ok())
-    return false;
-  bool ok = true;
-  for (const auto& entry : node.entries) {
-    const auto c = parse_enum<Component>(entry.key);
-    if (!c)
-      checker.error(entry.key_where, join_key(key, entry.key), entry.key,
-                    "unknown component; valid: " + enum_name_list<Component>());
-    else
-      ok = component_keys().read_map(checker, &entry.value, join_key(key, entry.key), component_of(spec, *c)) && ok;
-    ok = ok && c.has_value();
-  }
-  return ok;
-}
-
-Json components_to_json(const FailureSpec& spec)
-{
-  Json components = Json::object();
-  for (Component c : enum_values<Component>())
-    components[std::string(to_string(c))] = component_keys().echo(component_of(spec, c));
-  return components;
-}
-
-std::vector<KeyDoc> component_key_docs(const std::string& path, const FailureSpec& defaults)
-{
-  std::vector<std::pair<std::string, std::vector<KeyDoc>>> per_component;
-  for (Component c : enum_values<Component>())
-    per_component.emplace_back(std::string(to_string(c)),
-                               component_keys().docs(join_key(path, "<component>"), component_of(defaults, c)));
-  return merge_docs_by_name(per_component);
+  const auto index = [](Component c) { return static_cast<std::size_t>(c); };
+  return maps_by_name_key<Component>(
+      "components", component_keys(),
+      NamedMaps<FailureSpec, CF, Component>{
+          [index](FailureSpec& spec, Component c) -> CF& { return spec.components[index(c)]; },
+          [index](const FailureSpec& spec, Component c) -> const CF* { return &spec.components[index(c)]; }},
+      {"component", "components"}, "", "per component: whether, how often and how it fails, and how it is repaired");
 }
 
 } // namespace acmesim

@@ -10,11 +10,8 @@
 
 namespace acmesim {
 
-// `components: {gpu: {...}, ...}`: known component names, each read into its spec.
-bool read_components(ConfigChecker& checker, const ConfigNode& node, const std::string& key, FailureSpec& spec);
-Json components_to_json(const FailureSpec& spec);
-// The keys under `path.<component>`, with each component's default where they differ.
-std::vector<KeyDoc> component_key_docs(const std::string& path, const FailureSpec& defaults);
+// `components: {gpu: {...}, ...}`: each named component's spec read over its defaults.
+ConfigKey<FailureSpec> components_key();
 
 // A map keyed by failure category: `read(category, value, key)` for each entry, which returns
 // whether the value was valid. Unknown categories are reported. True if every entry was good.

@@ -61,10 +61,7 @@ Json multipliers_json(const F& spec)
 const KeyTable<F>& model_keys()
 {
   static const KeyTable<F> keys({
-      ConfigKey<F>(other_doc("components", "map of maps", enum_name_list<Component>(),
-                             "per component: whether, how often and how it fails, and how it is repaired"),
-                   node_reader<F>(read_components), components_to_json, component_key_docs)
-          .default_is("each component's own, under it"),
+      components_key().default_is("each component's own, under it"),
       number_key("lemon_nodes", &F::lemon_nodes, integer_between(0, 100000), "nodes",
                  "nodes, chosen by the seed, that fail lemon_multiplier times as often"),
       number_key("lemon_multiplier", &F::lemon_multiplier, physical::RATE_MULTIPLIER, NO_UNIT,

@@ -1,5 +1,6 @@
 #include "sim/config/NetworkSection.hpp"
 #include "sim/config/PhysicalRanges.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 namespace acmesim {
 
@@ -44,29 +45,6 @@ const KeyTable<ReferenceFabric>& reference_keys()
   return keys;
 }
 
-// `job_types.<Type>`: a profile starting from the section's own, so that only what differs is written.
-bool read_job_types(MapReader& m, const std::string& name, NetworkSpec& spec)
-{
-  MapReader types(m.checker(), m.get(name), m.key_of(name), enum_name_vector<JobType>());
-  if (!types.ok())
-    return false;
-  bool ok = true;
-  for (const auto& entry : types.node()->entries) {
-    CommSpec comm = spec.comm;
-    ok = comm_keys().read_map(m.checker(), &entry.value, types.key_of(entry.key), comm) && ok;
-    spec.job_types[*parse_enum<JobType>(entry.key)] = comm;
-  }
-  return ok;
-}
-
-Json job_types_json(const NetworkSpec& spec)
-{
-  Json types = Json::object();
-  for (const auto& [type, comm] : spec.job_types)
-    types[std::string(to_string(type))] = comm_keys().echo(comm);
-  return types;
-}
-
 // `reference.<pod>`: the pods are checked against the cluster with the other sections.
 bool read_reference(MapReader& m, const std::string& name, NetworkSpec& spec)
 {
@@ -101,13 +79,19 @@ const KeyTable<NetworkSpec>& network_keys()
                  "flows: training traffic shares the platform and sets each job's speed; off: jobs run for "
                  "their recorded duration wherever they are placed")},
       comm_keys().of_member(&N::comm),
-      {ConfigKey<N>(other_doc("job_types", "map", "job type names (" + enum_name_list<JobType>() + ")",
-                              "profiles of job types that differ: the keys above, each defaulting to the "
-                              "section's value"),
-                    read_job_types, job_types_json,
-                    [](const std::string& path, const N&) {
-                      return comm_keys().docs(join_key(path, "<type>"), CommSpec{});
-                    }),
+      // A type's profile starts from the section's own, so that only what differs is written.
+      {maps_by_name_key<JobType>(
+           "job_types", comm_keys(),
+           NamedMaps<N, CommSpec, JobType>{
+               [](N& spec, JobType type) -> CommSpec& {
+                 return spec.job_types.try_emplace(type, spec.comm).first->second;
+               },
+               [](const N& spec, JobType type) -> const CommSpec* {
+                 const auto it = spec.job_types.find(type);
+                 return it == spec.job_types.end() ? nullptr : &it->second;
+               }},
+           {"job type", "job types"}, "",
+           "profiles of job types that differ: the keys above, each defaulting to the section's value"),
        ConfigKey<N>(other_doc("reference", "map", "pod names of the cluster",
                               "the fabric each pod's jobs were timed on (replayed durations); keys not "
                               "written: the pod's own"),

@@ -53,35 +53,6 @@ const KeyTable<T>& job_type_keys()
   return keys;
 }
 
-// `types: {Eval: {...}, ...}`: known job types, each with its own keys.
-bool read_types(ConfigChecker& checker, const ConfigNode& types, const std::string& key, SyntheticSpec& spec)
-{
-  if (!checker.expect_map(types, key))
-    return false;
-  if (types.entries.empty())
-    checker.error(types, key, "expected at least one job type: " + enum_name_list<JobType>());
-  for (const auto& entry : types.entries) {
-    const auto type = parse_enum<JobType>(entry.key);
-    if (!type) {
-      checker.error(entry.key_where, join_key(key, entry.key), "",
-                    "unknown job type; valid types: " + enum_name_list<JobType>());
-      continue;
-    }
-    T& job_type = spec.types.emplace_back();
-    job_type.type = *type;
-    job_type_keys().read_map(checker, &entry.value, join_key(key, entry.key), job_type);
-  }
-  return !types.entries.empty();
-}
-
-Json types_json(const SyntheticSpec& spec)
-{
-  Json types = Json::object();
-  for (const auto& type : spec.types)
-    types[std::string(to_string(type.type))] = job_type_keys().echo(type);
-  return types;
-}
-
 const KeyTable<SyntheticSpec>& synthetic_keys()
 {
   using S = SyntheticSpec;
@@ -89,12 +60,20 @@ const KeyTable<SyntheticSpec>& synthetic_keys()
       number_key("days", &S::days, physical::DAYS, "days", "length of the arrival window"),
       number_key("users", &S::users, integer_between(1, 1e6), "users",
                  "synthetic users u0..u<users-1>, drawn uniformly"),
-      ConfigKey<S>(other_doc("types", "map of maps", enum_name_list<JobType>(),
-                             "the job types, each with its arrivals, tables and states"),
-                   node_reader<S>(read_types), types_json,
-                   [](const std::string& path, const S&) {
-                     return job_type_keys().docs(join_key(path, "<type>"), T{});
-                   })
+      maps_by_name_key<JobType>(
+          "types", job_type_keys(),
+          NamedMaps<S, T, JobType>{[](S& spec, JobType type) -> T& {
+                                     T& added = spec.types.emplace_back();
+                                     added.type = type;
+                                     return added;
+                                   },
+                                   [](const S& spec, JobType type) -> const T* {
+                                     const auto it = std::find_if(spec.types.begin(), spec.types.end(),
+                                                                  [type](const T& t) { return t.type == type; });
+                                     return it == spec.types.end() ? nullptr : &*it;
+                                   }},
+          {"job type", "job types"}, "expected at least one job type: " + enum_name_list<JobType>(),
+          "the job types, each with its arrivals, tables and states")
           .required(),
   });
   return keys;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,6 +124,65 @@ ConfigKey<Spec> numbers_by_name_key(std::string name, std::array<double, N> Spec
           [member, placeholder, number](const std::string& path, const Spec& defaults) {
             return number_docs_by_name<E>(path, placeholder, number.range, number.unit, number.help,
                                           defaults.*member);
+          }};
+}
+
+// Where a map from an enum's names to maps keeps the spec of each name: `slot` is the spec a name's
+// keys are read into (made when the file names it), `find` the one the echo writes (nullptr for a
+// name without one).
+template <typename Spec, typename Sub, typename E>
+struct NamedMaps {
+  std::function<Sub&(Spec&, E)> slot;
+  std::function<const Sub*(const Spec&, E)> find;
+};
+
+// `key: {name: {...}, ...}`, the names those of E, each a map of the keys `table` declares. An empty
+// map is refused with `if_empty`, unless that is empty. The echo writes the names that have a spec,
+// in the enum's order; the reference gives each key once, with each name's default where they differ.
+template <NamedEnum E, typename Spec, typename Sub>
+ConfigKey<Spec> maps_by_name_key(std::string name, const KeyTable<Sub>& table, NamedMaps<Spec, Sub, E> where,
+                                 NameNoun noun, std::string if_empty, std::string help)
+{
+  const std::string placeholder = "<" + noun.one.substr(noun.one.rfind(' ') + 1) + ">";
+  return {other_doc(std::move(name), "map of maps", enum_name_list<E>(), std::move(help)),
+          [&table, where, noun, if_empty](MapReader& m, const std::string& key, Spec& spec) {
+            ConfigChecker& checker = m.checker();
+            const ConfigNode& node = *m.get(key);
+            const std::string path = m.key_of(key);
+            if (!checker.expect_map(node, path))
+              return false;
+            if (node.entries.empty() && !if_empty.empty()) {
+              checker.error(node, path, if_empty);
+              return false;
+            }
+            bool ok = true;
+            for (const auto& entry : node.entries) {
+              const std::string entry_key = join_key(path, entry.key);
+              const auto value = parse_enum<E>(entry.key);
+              if (!value) {
+                checker.error(entry.key_where, entry_key, entry.key,
+                              "unknown " + noun.one + "; valid " + noun.many + ": " + enum_name_list<E>());
+                ok = false;
+                continue;
+              }
+              ok = table.read_map(checker, &entry.value, entry_key, where.slot(spec, *value)) && ok;
+            }
+            return ok;
+          },
+          [&table, where](const Spec& spec) {
+            Json maps = Json::object();
+            for (const E value : enum_values<E>())
+              if (const Sub* sub = where.find(spec, value))
+                maps[std::string(to_string(value))] = table.echo(*sub);
+            return maps;
+          },
+          [&table, where, placeholder](const std::string& path, const Spec& defaults) {
+            const std::string under = join_key(path, placeholder);
+            std::vector<std::pair<std::string, std::vector<KeyDoc>>> per_name;
+            for (const E value : enum_values<E>())
+              if (const Sub* sub = where.find(defaults, value))
+                per_name.emplace_back(std::string(to_string(value)), table.docs(under, *sub));
+            return per_name.empty() ? table.docs(under, Sub{}) : merge_docs_by_name(per_name);
           }};
 }
 
