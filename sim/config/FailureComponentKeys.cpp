@@ -18,14 +18,17 @@ const NumberRange WEIGHT = number_between(0, 1);
 // `{category: weight, ...}`, weights summing to 1; replaces the whole list.
 bool read_categories(ConfigChecker& checker, const ConfigNode& node, const std::string& key, CF& spec)
 {
+  if (!MapReader(checker, &node, key).ok()) // its keys are categories, checked below
+    return false;
   std::vector<std::pair<FailureCategory, double>> categories;
-  const bool ok = read_by_category(checker, node, key, [&](FailureCategory category, const ConfigNode& value,
-                                                           const std::string& entry_key) {
+  const auto read_weight = [&](FailureCategory category, const ConfigNode& value, const std::string& entry_key) {
     const auto weight = checker.number(value, entry_key, WEIGHT);
     if (weight)
       categories.emplace_back(category, *weight);
     return weight.has_value();
-  });
+  };
+  const bool ok =
+      read_by_name<FailureCategory>(checker, node, key, {"failure category", "failure categories"}, read_weight);
   if (!ok)
     return false;
   double sum = 0;

@@ -23,6 +23,27 @@ struct NameNoun {
   std::string many;
 };
 
+// Reads a map keyed by the names of E: `read(name, value node, key of the entry)` for each entry,
+// returning whether its value was good; an unknown name is reported. True if every entry was good.
+template <NamedEnum E, typename Read>
+bool read_by_name(ConfigChecker& checker, const ConfigNode& node, const std::string& key, const NameNoun& noun,
+                  Read read)
+{
+  bool ok = true;
+  for (const auto& entry : node.entries) {
+    const std::string entry_key = join_key(key, entry.key);
+    const auto value = parse_enum<E>(entry.key);
+    if (!value) {
+      checker.error(entry.key_where, entry_key, entry.key,
+                    "unknown " + noun.one + "; valid " + noun.many + ": " + enum_name_list<E>());
+      ok = false;
+      continue;
+    }
+    ok = read(*value, entry.value, entry_key) && ok;
+  }
+  return ok;
+}
+
 // `key: [a, b]`: names of E, each once; replaced only when every item is good. `if_empty` is the
 // message for an empty list.
 template <NamedEnum E, typename Spec>
@@ -85,21 +106,13 @@ ConfigKey<Spec> numbers_by_name_key(std::string name, std::array<double, N> Spec
             if (!MapReader(checker, &node, path).ok()) // its keys are names, checked below
               return false;
             std::array<double, N> values = shares ? std::array<double, N>{} : spec.*member;
-            bool ok = true;
-            for (const auto& entry : node.entries) {
-              const std::string entry_key = join_key(path, entry.key);
-              const auto value = parse_enum<E>(entry.key);
-              if (!value) {
-                checker.error(entry.key_where, entry_key, entry.key,
-                              "unknown " + noun.one + "; valid " + noun.many + ": " + enum_name_list<E>());
-                ok = false;
-                continue;
-              }
-              const auto v = checker.number(entry.value, entry_key, number.range);
-              if (v)
-                values[static_cast<std::size_t>(*value)] = *v;
-              ok = ok && v.has_value();
-            }
+            const bool ok = read_by_name<E>(checker, node, path, noun,
+                                            [&](E value, const ConfigNode& entry, const std::string& entry_key) {
+                                              const auto v = checker.number(entry, entry_key, number.range);
+                                              if (v)
+                                                values[static_cast<std::size_t>(value)] = *v;
+                                              return v.has_value();
+                                            });
             if (!ok && shares)
               return false;
             if (shares) {
@@ -155,19 +168,10 @@ ConfigKey<Spec> maps_by_name_key(std::string name, const KeyTable<Sub>& table, N
               checker.error(node, path, if_empty);
               return false;
             }
-            bool ok = true;
-            for (const auto& entry : node.entries) {
-              const std::string entry_key = join_key(path, entry.key);
-              const auto value = parse_enum<E>(entry.key);
-              if (!value) {
-                checker.error(entry.key_where, entry_key, entry.key,
-                              "unknown " + noun.one + "; valid " + noun.many + ": " + enum_name_list<E>());
-                ok = false;
-                continue;
-              }
-              ok = table.read_map(checker, &entry.value, entry_key, where.slot(spec, *value)) && ok;
-            }
-            return ok;
+            return read_by_name<E>(checker, node, path, noun,
+                                   [&](E value, const ConfigNode& entry, const std::string& entry_key) {
+                                     return table.read_map(checker, &entry, entry_key, where.slot(spec, value));
+                                   });
           },
           [&table, where](const Spec& spec) {
             Json maps = Json::object();
