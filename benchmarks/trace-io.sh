@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-bench-io}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DACMESIM_TESTS=ON >/dev/null
-cmake --build "$build" --target acmesim unit_trace unit_trace_formats -j"$(nproc)" >/dev/null
+cmake --build "$build" --target acmesim models_traces -j"$(nproc)" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "== workload generate --preset seren --days 183"

@@ -86,7 +86,7 @@ inline std::string helios_row(const std::string& id, const std::string& gpus, co
 }
 
 // --- hidden performance tests ------------------------------------------------------------------
-// Run with `unit_trace_formats "[perf]"`: a million jobs of each format must take seconds.
+// Run with `models_traces "[perf]"`: a million jobs of each format must take seconds.
 
 template <class MakeText> void check_million(Reader reader, MakeText make_text, const char* what)
 {

@@ -387,7 +387,7 @@ TEST_CASE("A missing file is an InputError naming the path", "[trace][errors]")
   CHECK_THROWS_AS(read_acme_trace_file(TRACE_DIR, BadRowPolicy::Error), InputError);
 }
 
-// Hidden (run with `unit_trace "[perf]"`): a million Seren-shaped rows must take seconds.
+// Hidden (run with `models_traces "[perf]"`): a million Seren-shaped rows must take seconds.
 TEST_CASE("Reading a million rows", "[.][perf]")
 {
   std::string text = SEREN_HEADER;
