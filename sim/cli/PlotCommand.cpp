@@ -78,13 +78,14 @@ Json run_figure_facts(const std::filesystem::path& results)
               {"state_labels", labels}};
 }
 
-// The Student t quantiles of a sweep's 95% bands, one per degree of freedom its points can have
-// (seeds - 1): computed here as compare computes its intervals, so that the script keeps no table.
+// The Student t quantiles of a sweep's 95% bands, one per degree of freedom its figures can have
+// (values at one setting - 1): computed here as compare computes its intervals, so that the script
+// keeps no table.
 Json t_quantiles(const std::filesystem::path& results)
 {
   Json quantiles = Json::array();
-  const std::size_t seeds = results_seed_count(results / "results.csv");
-  for (std::size_t df = 1; df < seeds; ++df)
+  const std::size_t values = largest_sample(results / "results.csv");
+  for (std::size_t df = 1; df < values; ++df)
     quantiles.push_back(t_critical(0.95, static_cast<double>(df)));
   return quantiles;
 }

@@ -58,13 +58,9 @@ DatasetCatalogue read_catalogue(MapReader& m, bool& clean)
 
   const std::string resolved = m.checker().resolve(written);
   const ConfigNode& node = *m.get("catalogue");
-  std::error_code ec;
-  if (!fs::exists(resolved, ec)) {
-    m.checker().error(node, m.key_of("catalogue"),
-                      "catalogue file not found: " + resolved +
-                          " (a relative path starts at the scenario's directory; `default` takes the built-in one)");
+  if (!check_readable_file(m.checker(), node, m.key_of("catalogue"), resolved, "catalogue file",
+                           "`default` takes the built-in one"))
     return {};
-  }
   const auto text = read_text_file(resolved);
   if (!text) {
     m.checker().error(node, m.key_of("catalogue"), "catalogue file cannot be read: " + resolved);

@@ -83,7 +83,7 @@ void ExperimentFileReader::read_scenario(MapReader& top, std::string& scenario)
   std::string path;
   if (!top.read("scenario", path))
     return;
-  const fs::path p = fs::path(path).is_absolute() ? fs::path(path) : fs::path(base_dir_) / path;
+  const fs::path p = checker_.resolve(path);
   std::error_code ec;
   if (!fs::is_regular_file(p, ec))
     checker_.error(*top.get("scenario"), "scenario", "no such scenario file (paths are relative to this file)");

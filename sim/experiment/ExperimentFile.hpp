@@ -35,10 +35,8 @@ public:
   // Up to this many runs is an experiment; more is a typo.
   static constexpr std::size_t MAX_RUNS = 100000;
 
-  ExperimentFileReader(ConfigChecker& checker, std::string base_dir)
-      : checker_(checker), base_dir_(std::move(base_dir))
-  {
-  }
+  // Relative paths start at the checker's directory, the experiment file's own.
+  explicit ExperimentFileReader(ConfigChecker& checker) : checker_(checker) {}
 
   // `name:` (a safe name: it names the results directory and the Slurm job).
   void read_name(MapReader& top, std::string& name);
@@ -56,7 +54,6 @@ public:
 
 private:
   ConfigChecker& checker_;
-  std::string base_dir_;
 };
 
 // An experiment file's text, and where it is: relative paths in it are relative to `base_dir`,
@@ -67,7 +64,7 @@ struct ExperimentFileText {
 ExperimentFileText read_experiment_file(const std::string& path, std::string_view what);
 
 // Parses an experiment file into a Spec (with name, source, scenario and scenario_digest) with
-// `Reader(checker, base_dir).read(root, spec)` for the rest; throws InputError listing all that is
+// `Reader(checker).read(root, spec)` (the checker knowing `base_dir`) for the rest; throws InputError listing all that is
 // wrong.
 template <typename Spec, typename Reader>
 Spec parse_experiment(std::string_view text, const std::string& source, const std::string& base_dir,
@@ -83,8 +80,8 @@ Spec parse_experiment(std::string_view text, const std::string& source, const st
   Spec spec;
   spec.name = safe_name(default_name);
   spec.source = source;
-  ConfigChecker checker(diags);
-  Reader(checker, base_dir).read(*root, spec);
+  ConfigChecker checker(diags, base_dir);
+  Reader(checker).read(*root, spec);
   diags.throw_if_any();
   spec.scenario_digest = scenario_digest(spec.scenario);
   return spec;

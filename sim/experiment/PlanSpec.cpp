@@ -21,7 +21,7 @@ constexpr double MAX_VALUES = 100000;
 
 class PlanReader {
 public:
-  PlanReader(ConfigChecker& checker, std::string base_dir) : shared_(checker, std::move(base_dir)), checker_(checker)
+  explicit PlanReader(ConfigChecker& checker) : shared_(checker), checker_(checker)
   {
   }
 
@@ -187,7 +187,7 @@ private:
       checker_.error(node, "cost", "give either metric or per_unit/fixed, not both");
       return;
     }
-    if (!cost.metric && !per_unit) {
+    if (!m.get("metric") && !per_unit) {
       checker_.error(node, "cost", "expected metric: NAME, or per_unit: {KEY: PRICE, ...}");
       return;
     }

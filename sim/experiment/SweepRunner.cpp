@@ -10,8 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
-#include <set>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -227,22 +228,26 @@ SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
   return outcome;
 }
 
-std::size_t results_seed_count(const fs::path& results_csv)
+std::size_t largest_sample(const fs::path& results_csv)
 {
   std::ifstream in(results_csv);
   std::string line;
-  std::set<std::string> seeds;
-  if (!std::getline(in, line)) // the header
+  std::map<std::string, std::size_t> samples; // by parameters and metric
+  std::size_t largest = 0;
+  if (!std::getline(in, line)) // the header: point,<parameters...>,seed,metric,value
     return 0;
   while (std::getline(in, line)) {
     // Metric names and values hold no comma; parameters may (quoted), so count from the end.
     const auto value = line.rfind(',');
     const auto metric = value == std::string::npos || value == 0 ? std::string::npos : line.rfind(',', value - 1);
     const auto seed = metric == std::string::npos || metric == 0 ? std::string::npos : line.rfind(',', metric - 1);
-    if (seed != std::string::npos)
-      seeds.insert(line.substr(seed + 1, metric - seed - 1));
+    const auto point = line.find(',');
+    if (seed == std::string::npos || point > seed || value + 1 == line.size()) // no value: an empty sample's
+      continue;
+    const std::string key = line.substr(point, seed - point) + line.substr(metric, value - metric);
+    largest = std::max(largest, ++samples[key]);
   }
-  return seeds.size();
+  return largest;
 }
 
 } // namespace acmesim

@@ -59,8 +59,9 @@ struct SweepOutcome {
 // Writes results.csv and points.csv from every point's directory, in point order.
 SweepOutcome gather_sweep(const std::filesystem::path& out, const SweepSpec& spec);
 
-// How many seeds a results.csv holds: the distinct values of its seed column (the third from the
-// end, after the point and its parameters); 0 if it cannot be read.
-std::size_t results_seed_count(const std::filesystem::path& results_csv);
+// The most values a results.csv holds for one metric at one setting of the parameters (its seeds,
+// or more when a grid or the seeds repeat a value): the sample size of a figure's widest band.
+// 0 if it cannot be read.
+std::size_t largest_sample(const std::filesystem::path& results_csv);
 
 } // namespace acmesim

@@ -17,10 +17,7 @@ constexpr std::size_t MAX_POINTS = ExperimentFileReader::MAX_RUNS;
 
 class SweepReader {
 public:
-  SweepReader(ConfigChecker& checker, std::string base_dir)
-      : shared_(checker, std::move(base_dir)), checker_(checker)
-  {
-  }
+  explicit SweepReader(ConfigChecker& checker) : shared_(checker), checker_(checker) {}
 
   void read(const ConfigNode& root, SweepSpec& spec)
   {

@@ -107,12 +107,14 @@ std::string ConfigChecker::resolve(const std::string& path) const
 }
 
 bool check_readable_file(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                         const std::string& path, const std::string& what)
+                         const std::string& path, const std::string& what, const std::string& hint)
 {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(path, ec))
-    checker.error(node, key, what + " not found: " + path + " (a relative path starts at the scenario's directory)");
+    checker.error(node, key,
+                  what + " not found: " + path + " (a relative path starts at the scenario's directory" +
+                      (hint.empty() ? "" : "; " + hint) + ")");
   else if (fs::is_character_file(path, ec) || fs::is_block_file(path, ec))
     checker.error(node, key, "a device, not a " + what + ": " + path);
   else if (fs::is_directory(path, ec) || !std::ifstream(path).good())

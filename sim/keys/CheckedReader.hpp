@@ -75,9 +75,10 @@ private:
 };
 
 // Reports (false) a file at `path` that does not exist, cannot be read, or is a directory or a
-// device (/dev/zero would be read without end), calling it `what` ("trace file").
+// device (/dev/zero would be read without end), calling it `what` ("trace file"); `hint` is added
+// to the message of a file not found.
 bool check_readable_file(ConfigChecker& checker, const ConfigNode& node, const std::string& key,
-                         const std::string& path, const std::string& what);
+                         const std::string& path, const std::string& what, const std::string& hint = "");
 
 // One map of the tree. Given the keys it accepts, it reports every other key as unknown (naming
 // the valid ones); the typed reads then assign a field only if its key is present and valid, so

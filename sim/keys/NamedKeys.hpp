@@ -162,7 +162,7 @@ ConfigKey<Spec> maps_by_name_key(std::string name, const KeyTable<Sub>& table, N
             ConfigChecker& checker = m.checker();
             const ConfigNode& node = *m.get(key);
             const std::string path = m.key_of(key);
-            if (!checker.expect_map(node, path))
+            if (!MapReader(checker, &node, path).ok()) // its keys are names, checked below; empty is a map
               return false;
             if (node.entries.empty() && !if_empty.empty()) {
               checker.error(node, path, if_empty);

@@ -29,7 +29,9 @@ const SchedulerPlugin& load_scheduler_plugin(const std::string& path)
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw PluginLoadError("scheduler plugin " + path + ": no such file");
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A bare file name is a file of the working directory; dlopen would search the library path for it.
+  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     throw PluginLoadError("scheduler plugin " + path + " cannot be loaded: " + dl_error());
   const auto version = reinterpret_cast<int (*)()>(dlsym(handle, SCHEDULER_API_VERSION_SYMBOL));

@@ -3,7 +3,8 @@
 sim/ is a row, in order from the bottom up, with the folders it may include. Fails (exit 1), naming
 the file and the line, when
 
-- a file includes a header of a folder its row does not allow;
+- a file includes a header of a folder its row does not allow (in quotes or angle brackets), or
+  one not spelt by its path from the root (models/... or sim/...), whose folder cannot be told;
 - a row allows a folder that is not listed above it (so no folder can depend on one above it, nor
   on itself through another);
 - files of one folder include each other in a circle (a header and its .cpp count as one);
@@ -17,7 +18,7 @@ import os
 import re
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)')
 ROW = re.compile(r'^\|\s*`([^`]+)`\s*\|\s*([^|]*)\|[^|]*\|\s*([^|]*)\|\s*$')
 SOURCE_EXTENSIONS = (".cpp", ".hpp")
 LAYER_ROOTS = ("models", "sim")
@@ -66,8 +67,12 @@ def includes_of(root, folder):
         with open(os.path.join(root, path), encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
                 match = INCLUDE.match(line)
-                if match:
-                    out.append((path, number, match.group(1)))
+                if not match:
+                    continue
+                quoted, angled = match.groups()
+                # A header of the tree, however it is spelt; <vector> and the like are not.
+                if quoted is not None or angled.split("/")[0] in LAYER_ROOTS:
+                    out.append((path, number, quoted if quoted is not None else angled))
     return out
 
 
@@ -158,6 +163,13 @@ def check(root):
         units = {}
         for path, line, included in includes_of(root, folder):
             target = os.path.dirname(included)
+            if included.split("/")[0] in LAYER_ROOTS and target not in table:
+                problems.append(f"{path}:{line}: includes {included}, which is in no folder of the table")
+                continue
+            if target == "" or ".." in included.split("/"):
+                problems.append(f"{path}:{line}: includes {included}: spell a header of the tree by its path from "
+                                f"the root (models/... or sim/...), so that its folder can be checked")
+                continue
             if target == folder:
                 unit = os.path.splitext(path)[0]
                 units.setdefault(unit, set()).add(os.path.splitext(included)[0])

@@ -66,6 +66,18 @@ def main():
          "sim/top/README.md: 'May include:' says [], docs/design.md says ['models/base']"),
         ("a folder built as no library", lambda r: write(r, "CMakeLists.txt", "acmesim_folder_library(models/base LINKS x)\n"),
          "builds no acmesim_folder_library(sim/top ...)"),
+        ("a row naming another library",
+         lambda r: write(r, "docs/design.md", DESIGN.replace("`acmesim_top`", "`acmesim_other`")),
+         "sim/top's library is acmesim_top, not acmesim_other"),
+        ("a folder without a README", lambda r: os.remove(os.path.join(r, "sim/top/README.md")),
+         "sim/top/README.md: missing"),
+        ("a README that does not say what the folder may include",
+         lambda r: write(r, "sim/top/README.md", "# sim/top\n"), "sim/top/README.md: no 'May include:' line"),
+        ("an include in angle brackets of a folder above",
+         lambda r: write(r, "models/base/Base.cpp", "#include <sim/top/Top.hpp>\n"),
+         "models/base/Base.cpp:1: includes sim/top/Top.hpp, but models/base may include only"),
+        ("a relative include", lambda r: write(r, "sim/top/Top.cpp", '#include "../top/Top.hpp"\n'),
+         "sim/top/Top.cpp:1: includes ../top/Top.hpp: spell a header of the tree by its path from the root"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         good = os.path.join(tmp, "good")

@@ -70,3 +70,14 @@ TEST_CASE("quota's reservations may not add up to more than a pod")
       load(SEREN + WORKLOAD + "scheduler: {name: quota, reserved_pretrain: 0.6, reserved_sft: 0.4}\n");
   CHECK(fine.scheduler.params.at("reserved_sft") == 0.4);
 }
+
+TEST_CASE("a scheduler plugin in a program built without the plugins library is refused naming the key")
+{
+  // This test program links the scenario loader and the policies, not sim/plugins: no loader of
+  // external schedulers registered itself, so naming one is bad input, not a crash.
+  const Diagnostic d = single_error(SEREN + WORKLOAD + "scheduler: {plugin: libx.so}\n");
+  CHECK(d.key == "scheduler.plugin");
+  CHECK_THAT(d.message, Contains("this program was built without plugin schedulers"));
+  CHECK_THAT(single_error(SEREN + WORKLOAD + "scheduler: {python: x.py, class: X}\n").message,
+             Contains("this program was built without python schedulers"));
+}

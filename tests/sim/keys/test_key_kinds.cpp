@@ -12,6 +12,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,19 @@ namespace {
 enum class Fruit : std::uint8_t { Apple, Pear, Plum };
 constexpr auto enum_names(Fruit) { return names_in_order<Fruit>("apple", "pear", "plum"); }
 
+struct Box {
+  int count = 0;
+};
+
+const KeyTable<Box>& box_keys()
+{
+  static const KeyTable<Box> keys({number_key("count", &Box::count, integer_between(0, 100), "fruits", "how many")});
+  return keys;
+}
+
 struct Basket {
   std::vector<Fruit> kinds{Fruit::Apple};
+  std::map<Fruit, Box> boxes;
   std::array<double, 3> weights_kg{1, 2, 3}; // by fruit, updated
   std::array<double, 3> shares{1, 0, 0};     // by fruit, shares summing to 1
   std::string list_as_written;
@@ -41,6 +53,13 @@ const KeyTable<Basket>& basket_keys()
                                  {number_between(0, 10), "kg", "the weight of one fruit"}, "weights by fruit"),
       numbers_by_name_key<Fruit>("shares", &B::shares, NamedNumbers::Shares, {"fruit", "fruits"},
                                  {number_between(0, 1), NO_UNIT, "the share of one fruit"}, "the mix"),
+      maps_by_name_key<Fruit>("boxes", box_keys(),
+                              NamedMaps<B, Box, Fruit>{[](B& b, Fruit f) -> Box& { return b.boxes[f]; },
+                                                       [](const B& b, Fruit f) -> const Box* {
+                                                         const auto it = b.boxes.find(f);
+                                                         return it == b.boxes.end() ? nullptr : &it->second;
+                                                       }},
+                              {"fruit", "fruits"}, "", "boxes by fruit"),
       path_key("list", &B::list_as_written, &B::list_path, "shopping list", "what to buy"),
       text_key("owner", &B::owner, "a name", "whose it is"),
       ConfigKey<B>(other_doc("counted", "map", MAP_KEYS, "counts its reads"),
@@ -112,6 +131,20 @@ TEST_CASE("numbers by name update the names given, or, as shares, replace all an
       std::find_if(docs.begin(), docs.end(), [](const KeyDoc& d) { return d.path == "basket.weights_kg.<fruit>"; });
   REQUIRE(doc != docs.end());
   CHECK(doc->unit == "kg");
+}
+
+TEST_CASE("a map from names to maps reads each named map through its table, and an empty one is no map at all")
+{
+  const Read r = read_basket("basket: {boxes: {pear: {count: 3}, fig: {count: 1}}}");
+  CHECK(messages(r.diags) ==
+        std::vector<std::string>{"basket.boxes.fig: unknown fruit; valid fruits: apple, pear, plum"});
+  REQUIRE(r.basket.boxes.count(Fruit::Pear) == 1);
+  CHECK(r.basket.boxes.at(Fruit::Pear).count == 3);
+  CHECK(basket_keys().echo(r.basket).at("boxes").dump() == R"({"pear":{"count":3}})");
+  CHECK(messages(read_basket("basket: {boxes: {plum: {count: 300}}}").diags).size() == 1);
+  const Read empty = read_basket("basket:\n  boxes:\n");
+  CHECK(empty.diags.empty());
+  CHECK(empty.basket.boxes.empty());
 }
 
 TEST_CASE("a path resolves against the document's directory, must be a readable file, and echoes as written")

@@ -106,3 +106,11 @@ TEST_CASE("a checked scheduler names itself and the time when it throws or decid
              Catch::Contains("asked to be woken at 5.000 s, not after now"));
   CHECK(checked_error([](const ClusterView&) { return Decisions{}; }).empty());
 }
+
+TEST_CASE("a plugin named by a bare file name is the file of the working directory, not one on the library path")
+{
+  const std::filesystem::path module(test_old_plugin_PATH);
+  std::filesystem::current_path(module.parent_path());
+  // Loaded (and then refused for its interface version), not "cannot be loaded".
+  CHECK_THAT(load_error(module.filename().string()), Catch::Contains("was built against scheduler interface version"));
+}
