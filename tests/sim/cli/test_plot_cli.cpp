@@ -265,6 +265,13 @@ TEST_CASE("plot: a sweep of seeds only gives a single point per metric")
   check_figures(run_acmesim("plot " + quoted(dir)), dir / "plots", {"sweep_makespan_s"}, "png");
 }
 
+TEST_CASE("plot: a sweep whose seeds repeat one has more values per point than seeds, and still plots")
+{
+  const fs::path dir = scratch() / "repeated-seed";
+  put(dir / "results.csv", "point,seed,metric,value\np0000,1,makespan_s,1000\np0001,1,makespan_s,1100\n");
+  check_figures(run_acmesim("plot " + quoted(dir)), dir / "plots", {"sweep_makespan_s"}, "png");
+}
+
 TEST_CASE("plot: svg output is byte-identical from run to run")
 {
   const fs::path dir = run_dir("run-twice");
