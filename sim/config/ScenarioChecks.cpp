@@ -53,8 +53,8 @@ std::optional<std::string> checkpoint_interval_warning(const Scenario& scenario,
   if (raised == 0)
     return std::nullopt;
   return fmt::format("checkpoint.interval_s {} s is shorter than one training step of {} jobs (up to {:.0f} s, "
-                         "on {} GPUs): they checkpoint every step instead",
-                         format_number(spec.interval_s), raised, longest_step, gpus_of_longest);
+                     "on {} GPUs): they checkpoint every step instead",
+                     format_number(spec.interval_s), raised, longest_step, gpus_of_longest);
 }
 
 std::vector<std::pair<std::string, std::string>> scenario_input_files(const Scenario& scenario)

@@ -24,11 +24,11 @@ void print_by_type(std::ostream& out, const RunSummary& summary)
   if (summary.wait_s.by_type.empty())
     return;
   out << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "GPU jobs", "count", "wait mean", "wait p95",
-                           "JCT mean", "JCT p95");
+                     "JCT mean", "JCT p95");
   for (const auto& [type, wait] : summary.wait_s.by_type) {
     const TimeStats& jct = summary.jct_s.by_type.at(type);
     out << fmt::format("  {:<10} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f}\n", to_string(type), wait.count,
-                             *wait.mean, *wait.p95, *jct.mean, *jct.p95);
+                       *wait.mean, *wait.p95, *jct.mean, *jct.p95);
   }
 }
 
@@ -40,9 +40,9 @@ void print_faults(std::ostream& out, const RunSummary& summary)
   if (lost.total <= 0 && failures.applied == 0)
     return;
   out << fmt::format("failures     {} applied, {} job interruptions, {} escalations, {} spare swaps, {} jobs "
-                           "given up\n",
-                           failures.applied, failures.job_interruptions, failures.escalations, failures.spare_swaps,
-                           failures.jobs_given_up);
+                     "given up\n",
+                     failures.applied, failures.job_interruptions, failures.escalations, failures.spare_swaps,
+                     failures.jobs_given_up);
   std::vector<std::string> causes; // the states the run reported
   for (GpuState s : LOST_GPU_STATES)
     if (const auto hours = lost.by_state.find(s); hours != lost.by_state.end())
@@ -51,8 +51,8 @@ void print_faults(std::ostream& out, const RunSummary& summary)
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     out << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "
-                             "interruptions\n",
-                             ettr.count, *ettr.mean, *ettr.min, summary.training.interruptions);
+                       "interruptions\n",
+                       ettr.count, *ettr.mean, *ettr.min, summary.training.interruptions);
 }
 
 // Per evaluation campaign: makespan and where its trials' GPU time went.
@@ -63,8 +63,8 @@ void print_evaluation(std::ostream& out, const RunSummary& summary)
   const LatencyStats& feedback = summary.evaluation->feedback_latency_s;
   if (feedback.count > 0) {
     out << fmt::format("evaluation   {} campaigns triggered by checkpoints; feedback latency (checkpoint "
-                             "written to all its trials done) mean {:.0f} s, p95 {:.0f} s\n",
-                             feedback.count, *feedback.mean, *feedback.p95);
+                       "written to all its trials done) mean {:.0f} s, p95 {:.0f} s\n",
+                       feedback.count, *feedback.mean, *feedback.p95);
   }
   for (const CampaignSummary& c : summary.evaluation->campaigns) {
     if (!c.makespan_s || c.evaluates)
@@ -72,9 +72,9 @@ void print_evaluation(std::ostream& out, const RunSummary& summary)
     const TrialGpuHours& h = c.trial_gpu_hours;
     const auto pct = [&h](double v) { return h.total_held > 0 ? 100 * v / h.total_held : 0.0; };
     out << fmt::format("evaluation   campaign {}: {} trials, makespan {:.0f} s; trial GPU time {:.2f} GPU-h: "
-                             "{:.1f}% inference, {:.1f}% loading, {:.1f}% waiting for CPU\n",
-                             c.campaign, c.trials, *c.makespan_s, h.total_held, pct(h.inference), pct(h.model_load),
-                             pct(h.cpu_wait));
+                       "{:.1f}% inference, {:.1f}% loading, {:.1f}% waiting for CPU\n",
+                       c.campaign, c.trials, *c.makespan_s, h.total_held, pct(h.inference), pct(h.model_load),
+                       pct(h.cpu_wait));
   }
 }
 
@@ -85,31 +85,31 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
   const JobCounts& jobs = summary.jobs;
   const StateHours& hours = summary.gpu_hours;
   out << fmt::format("scenario     {} (seed {})\n", summary.scenario_name, summary.seed)
-            << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario.cluster.name,
-                           scenario.cluster.total_nodes(), scenario.cluster.total_gpus())
-            << fmt::format("scheduler    {}, placement {}\n", scenario.scheduler.name, scenario.scheduler.placement)
-            << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n", jobs.total,
-                           jobs.gpu, jobs.cpu_only, jobs.rejected)
-            << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
-            << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
-            << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
-            << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n", 100 * summary.utilisation.mean_gpu_busy,
-                           100 * summary.utilisation.mean_gpu_allocated)
-            << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
-                           hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
-                           hours.by_state.at(GpuState::Idle), hours.total)
-            << fmt::format("energy       {:.1f} MWh IT ({:.1f} MWh with PUE {:g}), mean {:.0f} kW; GPUs {:.0f} W on "
-                           "average, {:.1f}% of GPU-time not computing\n",
-                           summary.energy.it_kwh / 1000, summary.energy.facility_kwh / 1000, summary.energy.pue,
-                           summary.energy.mean_it_kw, summary.energy.mean_gpu_w,
-                           100 * summary.energy.idle_gpu_time_share);
+      << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario.cluster.name,
+                     scenario.cluster.total_nodes(), scenario.cluster.total_gpus())
+      << fmt::format("scheduler    {}, placement {}\n", scenario.scheduler.name, scenario.scheduler.placement)
+      << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n", jobs.total,
+                     jobs.gpu, jobs.cpu_only, jobs.rejected)
+      << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
+      << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
+      << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
+      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n", 100 * summary.utilisation.mean_gpu_busy,
+                     100 * summary.utilisation.mean_gpu_allocated)
+      << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
+                     hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
+                     hours.by_state.at(GpuState::Idle), hours.total)
+      << fmt::format("energy       {:.1f} MWh IT ({:.1f} MWh with PUE {:g}), mean {:.0f} kW; GPUs {:.0f} W on "
+                     "average, {:.1f}% of GPU-time not computing\n",
+                     summary.energy.it_kwh / 1000, summary.energy.facility_kwh / 1000, summary.energy.pue,
+                     summary.energy.mean_it_kw, summary.energy.mean_gpu_w,
+                     100 * summary.energy.idle_gpu_time_share);
   print_by_type(out, summary);
   print_faults(out, summary);
   print_evaluation(out, summary);
   // failures.csv is written whenever failures are on (a model, or a recorded list).
   const bool failures = scenario.failures.source != FailureSpec::Source::None;
   out << fmt::format("results      {}/: jobs.csv, summary.json, utilisation.csv{}{}\n", out_dir,
-                           failures ? ", failures.csv" : "", scenario.output.timeline ? ", timeline.json" : "");
+                     failures ? ", failures.csv" : "", scenario.output.timeline ? ", timeline.json" : "");
 }
 
 } // namespace acmesim
