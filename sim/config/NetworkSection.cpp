@@ -34,13 +34,13 @@ const KeyTable<ReferenceFabric>& reference_keys()
   static const KeyTable<ReferenceFabric> keys({
       number_key("compute_nics", &ReferenceFabric::compute_nics, integer_between(1, MAX_NICS), "NICs",
                  "compute NICs per node the jobs were timed with")
-          .default_is("the pod's own"),
+          .default_is("the pod's own, before any --set"),
       number_key("nic_bandwidth_Gbps", &ReferenceFabric::nic_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s",
                  "bandwidth of one of those NICs")
-          .default_is("the pod's own"),
+          .default_is("the pod's own, before any --set"),
       number_key("nvlink_bandwidth_GBps", &ReferenceFabric::nvlink_bandwidth_GBps, physical::BANDWIDTH,
                  "GB/s", "NVLink bandwidth per GPU they were timed with")
-          .default_is("the pod's own"),
+          .default_is("the pod's own, before any --set"),
   });
   return keys;
 }
@@ -64,7 +64,7 @@ Json reference_json(const NetworkSpec& spec)
     const Json written = reference_keys().echo(fabric);
     Json keys = Json::object();
     for (const auto& [key, value] : written.items())
-      if (value != 0) // not written: the pod's own
+      if (value != 0) // 0 until the loader pins it (NetworkReference.hpp)
         keys[key] = value;
     pods[pod] = keys;
   }
@@ -94,7 +94,7 @@ const KeyTable<NetworkSpec>& network_keys()
            "profiles of job types that differ: the keys above, each defaulting to the section's value"),
        ConfigKey<N>(other_doc("reference", "map", "pod names of the cluster",
                               "the fabric each pod's jobs were timed on (replayed durations); keys not "
-                              "written: the pod's own"),
+                              "written: the pod as the scenario's text describes it, before any --set"),
                     read_reference, reference_json,
                     [](const std::string& path, const N&) {
                       return reference_keys().docs(join_key(path, "<pod>"), ReferenceFabric{});

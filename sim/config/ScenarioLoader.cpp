@@ -4,9 +4,11 @@
 #include "models/common/Text.hpp"
 #include "models/common/TextFile.hpp"
 #include "models/failure/RecordedFailures.hpp"
+#include "sim/config/ClusterResolver.hpp"
 #include "sim/config/ClusterSection.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/FailureSection.hpp"
+#include "sim/config/NetworkReference.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
 #include "sim/config/SwfHeaderCluster.hpp"
@@ -111,6 +113,26 @@ void check_against_cluster(const std::string& source, Scenario& scenario, Diagno
   }
 }
 
+bool changes_cluster(const std::vector<std::string>& overrides)
+{
+  return std::any_of(overrides.begin(), overrides.end(),
+                     [](const std::string& o) { return o.starts_with("cluster.") || o.starts_with("cluster="); });
+}
+
+// The cluster as the scenario's text describes it, before `--set`: the fabric its recorded
+// durations belong to. When that text does not read on its own (an override mends it), or the
+// cluster comes from an SWF header, the cluster as run stands in.
+ClusterSpec cluster_as_written(const ConfigNode& written_root, const std::string& base_dir, const ClusterSpec& as_run)
+{
+  const ConfigNode* cluster = written_root.find("cluster");
+  if (!cluster)
+    return as_run;
+  DiagnosticList scratch;
+  ConfigChecker checker(scratch, base_dir);
+  ClusterSpec written = read_cluster_section(checker, *cluster);
+  return scratch.empty() ? written : as_run;
+}
+
 Scenario load(std::string_view text, const std::string& source, const std::string& base_dir,
               const std::vector<std::string>& overrides, const std::string& default_name)
 {
@@ -130,6 +152,7 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
     const ConfigNode* preset = name && name->is_scalar() ? presets.find(name->scalar) : nullptr;
     return preset ? preset->find(path[1]) : nullptr;
   };
+  const std::optional<ConfigNode> written_root = changes_cluster(overrides) ? root : std::nullopt;
   for (const auto& o : overrides)
     apply_override(*root, o, diags, from_preset);
 
@@ -144,8 +167,12 @@ Scenario load(std::string_view text, const std::string& source, const std::strin
   }
   if (diags.empty())
     check_against_cluster(source, scenario, diags);
-  if (diags.empty())
+  if (diags.empty()) {
+    pin_network_reference(scenario.network, scenario.cluster,
+                          written_root ? cluster_as_written(*written_root, base_dir, scenario.cluster)
+                                       : scenario.cluster);
     return scenario;
+  }
   // A problem found in the file's text may come from an override (a cluster too large after
   // --set cluster.nodes=...): such messages say which overrides were applied.
   std::vector<Diagnostic> items = diags.items();
