@@ -1,0 +1,232 @@
+// Bursts on one link, against values worked out by hand and against an explicit simulation of
+// periodic bursts. Capacities are in units of the link (1), times in seconds.
+#include "models/network/BurstSharing.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace acmesim;
+
+namespace {
+
+// A job that computes for `compute_s`, then sends `seconds_alone` worth of the link's capacity
+// on its critical path: the shape of a communication-heavy job that hides nothing.
+Burst exposed(double compute_s, double seconds_alone, double peak = 1)
+{
+  Burst b;
+  b.base_s = compute_s;
+  b.critical_bytes = seconds_alone;
+  b.peak_Bps = peak;
+  return b;
+}
+
+// A job whose step is `period_s` whatever it gets: its `seconds_alone` of traffic hides behind a
+// window as long as the step.
+Burst hidden(double period_s, double seconds_alone)
+{
+  Burst b;
+  b.base_s = period_s;
+  b.window_s = period_s;
+  b.hidden_bytes = seconds_alone;
+  b.peak_Bps = 1;
+  return b;
+}
+
+// Periodic bursts, simulated event by event: job i starts a burst of its bytes every `base_s`
+// (its step, which its window keeps fixed), first at a random offset; the jobs sending at a moment
+// share the link max-min. Returns each job's bytes over the time it spent sending.
+std::vector<double> simulated_rates(const std::vector<Burst>& bursts, double capacity, double horizon_s)
+{
+  const std::size_t n = bursts.size();
+  std::mt19937_64 random(5);
+  std::vector<double> next_start(n), backlog(n, 0), sent(n, 0), sending_s(n, 0), peaks(n), rates(n);
+  for (std::size_t i = 0; i < n; ++i)
+    next_start[i] = std::uniform_real_distribution<double>(0, bursts[i].base_s)(random);
+  for (double now = 0; now < horizon_s;) {
+    for (std::size_t i = 0; i < n; ++i)
+      peaks[i] = backlog[i] > 0 ? bursts[i].peak_Bps : 0;
+    double next = *std::min_element(next_start.begin(), next_start.end());
+    std::size_t finishing = n; // the burst that ends first, if one ends before the next starts
+    for (std::size_t i = 0; i < n; ++i)
+      if (backlog[i] > 0) {
+        rates[i] = max_min_share(peaks, i, capacity);
+        if (now + backlog[i] / rates[i] < next) {
+          next = now + backlog[i] / rates[i];
+          finishing = i;
+        }
+      }
+    for (std::size_t i = 0; i < n; ++i)
+      if (backlog[i] > 0) {
+        const double moved = i == finishing ? backlog[i] : std::min(backlog[i], rates[i] * (next - now));
+        backlog[i] -= moved;
+        sent[i] += moved;
+        sending_s[i] += next - now;
+      }
+    now = next;
+    for (std::size_t i = 0; i < n; ++i)
+      if (next_start[i] <= now) {
+        backlog[i] += bursts[i].bytes();
+        next_start[i] += bursts[i].base_s;
+      }
+  }
+  std::vector<double> mean(n);
+  for (std::size_t i = 0; i < n; ++i)
+    mean[i] = sent[i] / sending_s[i];
+  return mean;
+}
+
+// A job that sends `seconds_alone` of link time every `period_s`, at a peak of `peak` links.
+Burst periodic(double period_s, double seconds_alone, double peak = 1)
+{
+  Burst b = hidden(period_s, seconds_alone * std::min(peak, 1.0));
+  b.peak_Bps = peak;
+  return b;
+}
+
+} // namespace
+
+TEST_CASE("bursts: max-min shares fill the link from the smallest peak up")
+{
+  const std::vector<double> peaks{10, 30, 100};
+  CHECK(max_min_share(peaks, 0, 90) == Approx(10));
+  CHECK(max_min_share(peaks, 1, 90) == Approx(30));
+  CHECK(max_min_share(peaks, 2, 90) == Approx(50));
+  CHECK(max_min_share(peaks, 2, 200) == Approx(100));
+}
+
+TEST_CASE("bursts: alone, a job gets the least of its peak and the link")
+{
+  for (PhaseAlignment alignment : {PhaseAlignment::Random, PhaseAlignment::Aligned, PhaseAlignment::Interleaved}) {
+    const std::vector<Burst> one{exposed(1, 1, 0.25)};
+    CHECK(burst_rates(one, 1, alignment)[0] == Approx(0.25));
+    CHECK(burst_rates(one, 0.5, alignment)[0] == Approx(0.25));
+    CHECK(burst_rates(one, 0.1, alignment)[0] == Approx(0.1));
+  }
+}
+
+TEST_CASE("bursts: one rule, whatever sets the rate: a quarter of the bandwidth from one NIC of four or from an "
+          "oversubscribed link gives the same step")
+{
+  // 25 GB/s from one NIC on a 100 GB/s link, and 100 GB/s of NICs behind a 25 GB/s link.
+  const Burst one_nic = exposed(10, 5, 25e9 / 100e9);
+  const Burst four_nics = exposed(10, 5, 1);
+  const std::vector<Burst> a{one_nic}, b{four_nics};
+  const double rate_a = burst_rates(a, 1, PhaseAlignment::Random)[0];
+  const double rate_b = burst_rates(b, 0.25, PhaseAlignment::Random)[0];
+  CHECK(rate_a == Approx(0.25));
+  CHECK(rate_b == Approx(rate_a));
+  CHECK(one_nic.step_s(rate_a) == Approx(four_nics.step_s(rate_b)));
+  CHECK(one_nic.step_s(rate_a) == Approx(10 + 5 / 0.25));
+}
+
+TEST_CASE("bursts: two communication-heavy jobs on one link, aligned, at random and interleaved (CASSINI's "
+          "mechanism)")
+{
+  // Each computes 1 s, then sends for 1 s at the full link.
+  const std::vector<Burst> two{exposed(1, 1), exposed(1, 1)};
+  // Aligned, they always send together: half the link each, a step of 1 + 2 s.
+  const auto aligned = burst_rates(two, 1, PhaseAlignment::Aligned);
+  CHECK(aligned[0] == Approx(0.5));
+  CHECK(two[0].step_s(aligned[0]) == Approx(3));
+  // Interleaved, each sends while the other computes: the duties sum to 1, and the step is 2 s.
+  const auto interleaved = burst_rates(two, 1, PhaseAlignment::Interleaved);
+  CHECK(interleaved[0] == Approx(1));
+  CHECK(two[0].step_s(interleaved[0]) == Approx(2));
+  // At random, a job's rate r (of the link) solves r = 1 - u/2 with its duty u = (1/r) / (1 + 1/r):
+  // r^2 = 1/2, and the step is 1 + sqrt(2) s.
+  const auto random = burst_rates(two, 1, PhaseAlignment::Random);
+  CHECK(random[0] == Approx(std::sqrt(0.5)).epsilon(1e-6));
+  CHECK(random[1] == Approx(random[0]));
+  CHECK(two[0].step_s(random[0]) == Approx(1 + std::sqrt(2.0)).epsilon(1e-6));
+  // Interleaving gains 1.5x over lock-step and 1.21x over random phases: the order of the 1.6x mean
+  // JCT CASSINI reports (NSDI'24), for jobs that spend half their step communicating.
+}
+
+TEST_CASE("bursts: interleaving cannot beat a full link: three jobs that each want half of it")
+{
+  // Alone, each would send half of its 2 s step: 1.5 links' worth. Interleaved, the link is never
+  // idle and r = 1 / (3u) with u = 1 / (1 + r): r = 1/2, a step of 3 s.
+  const std::vector<Burst> three(3, exposed(1, 1));
+  const auto interleaved = burst_rates(three, 1, PhaseAlignment::Interleaved);
+  CHECK(interleaved[0] == Approx(0.5).epsilon(1e-6));
+  CHECK(three[0].step_s(interleaved[0]) == Approx(3).epsilon(1e-6));
+  // Aligned, they share it three ways: a step of 4 s.
+  CHECK(three[0].step_s(burst_rates(three, 1, PhaseAlignment::Aligned)[0]) == Approx(4));
+  // At random they fill it too: r = 1 - 2x / (1 + x) with x = (1 s alone) / (1 + 1/r) is 1/2.
+  CHECK(burst_rates(three, 1, PhaseAlignment::Random)[0] == Approx(0.5).epsilon(1e-6));
+}
+
+TEST_CASE("bursts: traffic hidden behind compute stretches the step only once it outgrows its window")
+{
+  Burst b;
+  b.base_s = 3;
+  b.window_s = 2;
+  b.hidden_bytes = 4;
+  b.peak_Bps = 4;
+  CHECK(b.step_s(4) == Approx(3));   // 1 s of traffic inside a 2 s window
+  CHECK(b.step_s(1) == Approx(5));   // 4 s of it: 2 s exposed
+  CHECK(b.duty(1) == Approx(4.0 / 5));
+  const Burst silent;
+  CHECK(silent.duty(1) == 0);
+}
+
+TEST_CASE("bursts: at random, two jobs get what periodic bursts whose offsets drift get")
+{
+  // Steps that are not multiples of one another, so their offsets drift through every value.
+  const std::vector<Burst> pairs[] = {{periodic(1.0, 0.25), periodic(1.13, 0.25)},
+                                      {periodic(1.0, 0.5), periodic(1.07, 0.5)}};
+  for (const auto& jobs : pairs) {
+    const auto expected = burst_rates(jobs, 1, PhaseAlignment::Random);
+    const auto simulated = simulated_rates(jobs, 1, 3000);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      INFO("job " << i << " of " << jobs[0].base_s << " s and " << jobs[1].base_s << " s steps");
+      CHECK(expected[i] == Approx(simulated[i]).epsilon(0.005));
+    }
+  }
+  // The first pair by hand: each sends a quarter of the link's time alone, so a burst lasts 1.25
+  // (or 1 + 0.25/1.13) times as long.
+  const auto first = burst_rates(pairs[0], 1, PhaseAlignment::Random);
+  CHECK(first[0] == Approx(1 / (1 + 0.25 / 1.13)));
+  CHECK(first[1] == Approx(1 / 1.25));
+  // A burst longer than the other's step meets more than one of its bursts, which the pairwise
+  // average leaves out: 2% here.
+  const std::vector<Burst> long_burst{periodic(0.5, 0.05), periodic(3.1, 0.8)};
+  const auto expected = burst_rates(long_burst, 1, PhaseAlignment::Random);
+  const auto simulated = simulated_rates(long_burst, 1, 3000);
+  for (std::size_t i = 0; i < 2; ++i)
+    CHECK(expected[i] == Approx(simulated[i]).epsilon(0.02));
+}
+
+TEST_CASE("bursts: at random, more jobs are within a few percent of periodic bursts whose offsets drift")
+{
+  // Links 50% to 80% loaded by three to five jobs; the gap, measured here, is stated in docs/network.md.
+  const std::vector<Burst> links[] = {
+      {periodic(1.0, 0.3), periodic(1.37, 0.25), periodic(1.91, 0.6)},
+      {periodic(1.0, 0.1), periodic(1.1, 0.1), periodic(1.23, 0.1), periodic(1.31, 0.1), periodic(1.47, 0.1)},
+      {periodic(1.0, 0.2), periodic(1.05, 0.2), periodic(1.11, 0.2), periodic(1.17, 0.2)},
+      // Peaks below the link: two of them fit side by side.
+      {periodic(1.0, 0.3, 0.5), periodic(1.21, 0.3, 0.5), periodic(1.43, 0.3, 0.5)}};
+  for (const auto& jobs : links) {
+    const auto expected = burst_rates(jobs, 1, PhaseAlignment::Random);
+    const auto simulated = simulated_rates(jobs, 1, 3000);
+    const auto aligned = burst_rates(jobs, 1, PhaseAlignment::Aligned);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      INFO("link of " << jobs.size() << " jobs, job " << i << ": expected " << expected[i] << ", simulated "
+                      << simulated[i]);
+      CHECK(expected[i] == Approx(simulated[i]).epsilon(0.05));
+      CHECK(expected[i] >= aligned[i]);
+    }
+  }
+}
+
+TEST_CASE("bursts: a link needs a capacity and a job a peak")
+{
+  const std::vector<Burst> one{exposed(1, 1)};
+  CHECK_THROWS_AS(burst_rates(one, 0, PhaseAlignment::Random), std::invalid_argument);
+  const std::vector<Burst> no_peak{exposed(1, 1, 0)};
+  CHECK_THROWS_AS(burst_rates(no_peak, 1, PhaseAlignment::Random), std::invalid_argument);
+}
