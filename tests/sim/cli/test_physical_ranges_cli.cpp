@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 
 using acmesim::testing::run_acmesim;
@@ -25,9 +26,14 @@ TEST_CASE("physical ranges: hostile numbers are bad input, found by validate, na
 TEST_CASE("physical ranges: bins of utilisation.csv too narrow for the workload's span are refused before the run")
 {
   // A day of jobs in 1 ms bins: tens of millions of rows.
-  const auto o = run_acmesim("run configs/default-scenario.yaml --quiet --out /dev/null/never --set output.utilisation_bin_s=0.001");
+  const auto out = acmesim::testing::scratch() / "narrow-bins";
+  const auto o = run_acmesim("run configs/default-scenario.yaml --quiet --out '" + out.string() +
+                             "' --set output.utilisation_bin_s=0.001");
   CHECK(o.exit_code == 2);
   CHECK_THAT(o.err, Catch::Contains("output.utilisation_bin_s") && Catch::Contains("bins of at least"));
+  // Refused before the run: no result file was written.
+  CHECK_FALSE(std::filesystem::exists(out / "jobs.csv"));
+  CHECK_FALSE(std::filesystem::exists(out / "summary.json"));
 }
 
 TEST_CASE("physical ranges: clusters and campaigns beyond what this machine can build are refused by validate")
