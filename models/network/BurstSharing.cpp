@@ -29,15 +29,16 @@ double stretch_when_meeting(std::span<const Burst> bursts, std::size_t who, std:
 // (docs/network.md). With more jobs, each other job's meetings stretch the burst in the same
 // way, but a longer burst meets more of them: taking the others' stretches as shares of the
 // burst, burst = alone / (1 - sum of x / (1 + x)). Never below the rate of lock-step bursts.
+// `stretch` is who's row of stretch_when_meeting.
 double random_rate(std::span<const Burst> bursts, const std::vector<double>& alone, const std::vector<double>& rates,
-                   std::size_t who, double capacity, double aligned)
+                   std::size_t who, std::span<const double> stretch, double aligned)
 {
   double stretched = 0;
   for (std::size_t i = 0; i < bursts.size(); ++i) {
     if (i == who || bursts[i].bytes() <= 0)
       continue;
     const double sending_alone = bursts[i].bytes() / alone[i] / bursts[i].step_s(rates[i]);
-    const double x = stretch_when_meeting(bursts, who, i, capacity) * sending_alone;
+    const double x = stretch[i] * sending_alone;
     stretched += x / (1 + x);
   }
   return std::max(aligned, alone[who] * (1 - stretched));
@@ -116,13 +117,21 @@ std::vector<double> burst_rates(std::span<const Burst> bursts, double capacity_B
   switch (alignment) {
   case PhaseAlignment::Aligned:
     return aligned;
-  case PhaseAlignment::Random:
+  case PhaseAlignment::Random: {
+    // A pair's stretch depends on the peaks only: worked out once, not at every iteration.
+    const std::size_t n = bursts.size();
+    std::vector<double> stretch(n * n, 0);
+    for (std::size_t who = 0; who < n; ++who)
+      for (std::size_t other = 0; other < n; ++other)
+        if (other != who)
+          stretch[who * n + other] = stretch_when_meeting(bursts, who, other, capacity_Bps);
     return settle(alone, [&](const std::vector<double>& rates) {
-      std::vector<double> next(rates.size());
-      for (std::size_t i = 0; i < rates.size(); ++i)
-        next[i] = random_rate(bursts, alone, rates, i, capacity_Bps, aligned[i]);
+      std::vector<double> next(n);
+      for (std::size_t i = 0; i < n; ++i)
+        next[i] = random_rate(bursts, alone, rates, i, std::span(stretch).subspan(i * n, n), aligned[i]);
       return next;
     });
+  }
   case PhaseAlignment::Interleaved:
     return settle(alone, [&](const std::vector<double>& rates) {
       double load = 0;
