@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of every input parser with clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer (in build-fuzz), then runs each one: first over the saved inputs of
+# UndefinedBehaviorSanitizer (preset "sanitize" of CMakePresets.json, in build-asan, which
+# `scripts/test.sh --sanitize` has built already in CI), then runs each one: first over the saved inputs of
 # tests/fuzz/corpus/<harness>/ (inputs that once crashed, kept as tests), then on new inputs grown
 # from the seed files below.
 #   scripts/fuzz.sh                    # 2,000 new inputs per harness (what CI runs)
 #   scripts/fuzz.sh --runs 1000000     # a long run
 #   scripts/fuzz.sh --runs 0 fuzz_plan # one harness; --runs 0 replays the saved inputs only
 # A harness that finds a crash, a leak, undefined behaviour, a hang (> 10 s) or more than 2 GB of
-# memory stops the script with exit 1 and leaves the input in build-fuzz/findings/; copy it to
+# memory stops the script with exit 1 and leaves the input in build-asan/findings/; copy it to
 # tests/fuzz/corpus/<harness>/ once fixed, so that it stays a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +18,8 @@ if [ "${1:-}" = "--runs" ]; then
   shift 2
 fi
 scripts/install-deps.sh --fuzz
-cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DACMESIM_FUZZ=ON \
-  -DACMESIM_TESTS=OFF -DACMESIM_WERROR=ON >/dev/null
-cmake --build build-fuzz --target fuzzers -j"$(nproc)"
+cmake --preset sanitize >/dev/null
+cmake --build --preset sanitize --target fuzzers -j"$(nproc)"
 
 # Seed inputs for each harness: the files of that kind the repository has.
 seeds() {
@@ -42,26 +42,26 @@ if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(fuzz_scenario fuzz_override fuzz_catalogue fuzz_trace_acme fuzz_trace_jobs fuzz_trace_swf
              fuzz_trace_philly fuzz_trace_helios fuzz_failure_list fuzz_sweep fuzz_plan)
 fi
-mkdir -p build-fuzz/findings
+mkdir -p build-asan/findings
 for h in "${harnesses[@]}"; do
   saved=tests/fuzz/corpus/$h
-  work=build-fuzz/corpus/$h
+  work=build-asan/corpus/$h
   mkdir -p "$work"
   cp $(seeds "$h") "$work"/
-  options=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=build-fuzz/findings/"$h"- -print_final_stats=0)
+  options=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=build-asan/findings/"$h"- -print_final_stats=0)
   if [ -d "$saved" ] && [ -n "$(ls -A "$saved")" ]; then
     echo "fuzz: $h replays $(ls "$saved" | wc -l) saved inputs" >&2
-    build-fuzz/tests/fuzz/"$h" "${options[@]}" "$saved"/* 2>build-fuzz/"$h".replay.log ||
-      { tail -30 build-fuzz/"$h".replay.log; exit 1; }
+    build-asan/tests/fuzz/"$h" "${options[@]}" "$saved"/* 2>build-asan/"$h".replay.log ||
+      { tail -30 build-asan/"$h".replay.log; exit 1; }
   fi
   if [ "$runs" -gt 0 ]; then
     echo "fuzz: $h, $runs new inputs" >&2
     # Without allocation stacks ASan runs the harnesses about three times as fast; a finding is
     # still caught, and replaying its saved input (above, once it is in the corpus) shows them.
     ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0} \
-      build-fuzz/tests/fuzz/"$h" "${options[@]}" -runs="$runs" -seed=1 "$work" 2>build-fuzz/"$h".log ||
-      { tail -40 build-fuzz/"$h".log; exit 1; }
-    grep -E "^Done|stat::number_of_executed_units" build-fuzz/"$h".log | tail -1 >&2 || true
+      build-asan/tests/fuzz/"$h" "${options[@]}" -runs="$runs" -seed=1 "$work" 2>build-asan/"$h".log ||
+      { tail -40 build-asan/"$h".log; exit 1; }
+    grep -E "^Done|stat::number_of_executed_units" build-asan/"$h".log | tail -1 >&2 || true
   fi
 done
 echo "fuzz: no finding" >&2

@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build --target acmesim -j"$(nproc)"
+cmake --preset plain >/dev/null # CMakePresets.json: the build scripts/test.sh uses too, in build/
+cmake --build --preset plain --target acmesim -j"$(nproc)"
 build/acmesim run "$@"
