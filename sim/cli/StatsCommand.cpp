@@ -22,8 +22,9 @@
 #include <array>
 #include <iostream>
 #include <optional>
-#include <ranges>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace po = boost::program_options;
 
@@ -127,8 +128,12 @@ int cmd_workload_stats(const std::vector<std::string>& args)
     acme = embedded_published_acme();
     published = acme->find(*options->against);
     if (!published) {
-      throw UsageError("unknown --against '" + *options->against +
-                       "'; published clusters: " + join_names(std::views::keys(acme->clusters)));
+      // A plain loop, not std::views::keys: clang 14 (the sanitizer build) cannot compile that view
+      // over libstdc++ 12's map.
+      std::vector<std::string> names;
+      for (const auto& [name, cluster] : acme->clusters)
+        names.push_back(name);
+      throw UsageError("unknown --against '" + *options->against + "'; published clusters: " + join_names(names));
     }
   }
   Workload workload = read_trace_file(options->trace, options->format, options->on_bad_row, options->on_unknown);
