@@ -114,9 +114,25 @@ std::vector<double> burst_rates(std::span<const Burst> bursts, double capacity_B
   std::vector<double> aligned(bursts.size());
   for (std::size_t i = 0; i < bursts.size(); ++i)
     aligned[i] = bursts[i].bytes() > 0 ? max_min_share(peaks, i, capacity_Bps) : alone[i];
+  // Interleaved: what each takes of the link's time at its rate alone; a job whose peak is half
+  // the link leaves room for another beside it. The best any placing of the phases can do.
+  const auto interleaved = [&] {
+    return settle(alone, [&](const std::vector<double>& rates) {
+      double load = 0;
+      for (std::size_t i = 0; i < rates.size(); ++i)
+        load += std::min(1.0, bursts[i].duty(rates[i])) * alone[i] / capacity_Bps;
+      std::vector<double> next(rates.size());
+      // A job whose peak fits under its fair share of lock-step sending keeps that much.
+      for (std::size_t i = 0; i < rates.size(); ++i)
+        next[i] = std::max(aligned[i], alone[i] / std::max(1.0, load));
+      return next;
+    });
+  };
   switch (alignment) {
   case PhaseAlignment::Aligned:
     return aligned;
+  case PhaseAlignment::Interleaved:
+    return interleaved();
   case PhaseAlignment::Random: {
     // A pair's stretch depends on the peaks only: worked out once, not at every iteration.
     const std::size_t n = bursts.size();
@@ -125,23 +141,17 @@ std::vector<double> burst_rates(std::span<const Burst> bursts, double capacity_B
       for (std::size_t other = 0; other < n; ++other)
         if (other != who)
           stretch[who * n + other] = stretch_when_meeting(bursts, who, other, capacity_Bps);
+    // On a link the bursts overload (more bytes a step than it carries), the pairwise sum
+    // overestimates the rates: no placing of the phases does better than interleaving them.
+    const std::vector<double> best = interleaved();
     return settle(alone, [&](const std::vector<double>& rates) {
       std::vector<double> next(n);
       for (std::size_t i = 0; i < n; ++i)
-        next[i] = random_rate(bursts, alone, rates, i, std::span(stretch).subspan(i * n, n), aligned[i]);
+        next[i] = std::max(aligned[i], std::min(best[i], random_rate(bursts, alone, rates, i,
+                                                                      std::span(stretch).subspan(i * n, n), aligned[i])));
       return next;
     });
   }
-  case PhaseAlignment::Interleaved:
-    return settle(alone, [&](const std::vector<double>& rates) {
-      double load = 0;
-      for (std::size_t i = 0; i < rates.size(); ++i)
-        load += std::min(1.0, bursts[i].duty(rates[i]));
-      std::vector<double> next(rates.size());
-      for (std::size_t i = 0; i < rates.size(); ++i)
-        next[i] = alone[i] / std::max(1.0, load);
-      return next;
-    });
   }
   throw std::logic_error("burst_rates: unknown alignment");
 }

@@ -3,7 +3,8 @@
 // its mean rate: each step it sends its bytes in a burst, at the rate the link gives it while it
 // sends, and is silent the rest of the step. Jobs whose bursts coincide slow each other; jobs
 // whose bursts interleave do not. Engine-free, solved once per change of the jobs on a link
-// rather than per step; the engine does not use it yet (docs/network.md, "Bursts on a link").
+// rather than per step (docs/network.md, "Bursts on a link"); FabricSharing applies it to
+// every link of a fabric.
 //
 // A job's step on the link follows the one rule of the step model (CommProfile.hpp):
 //   step = base + critical bytes / rate + max(0, hidden bytes / rate - window)
@@ -53,8 +54,12 @@ struct Burst {
 //    more of them (BurstSharing.cpp); against an explicit simulation of periodic bursts this is
 //    exact for two jobs and within a few percent for more (tests/models/network). Never below
 //    lock-step;
-//  - interleaved: each job gets the link to itself while the duties sum to at most 1; beyond,
-//    the link is never idle and each rate is its alone rate over the sum of the duties.
+//    On a link the bursts overload (more bytes a step than it carries at the rates alone), the
+//    pairwise sum is too hopeful: the rates are then held to the interleaved ones, the best any
+//    placing of the phases does;
+//  - interleaved: each job gets its rate alone while the link has room, that is while the sum
+//    of duty x rate alone / capacity is at most 1; beyond, the link is never idle and each rate is
+//    its alone rate over that sum (never below lock-step).
 // A rate sets the job's step, and the step its share of the link: rates and steps are solved
 // together.
 std::vector<double> burst_rates(std::span<const Burst> bursts, double capacity_Bps, PhaseAlignment alignment);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -24,13 +23,11 @@ int dividing_degree(int wanted, int of)
 
 } // namespace
 
+// The DP all-reduce is hierarchical: reduce-scatter inside the node, the ring across nodes,
+// all-gather inside the node, one after the other, all behind the backward window.
 double CommProfile::step_s(double nvlink_Bps, double ib_Bps) const
 {
-  const double tp_s = tp_bytes > 0 ? tp_bytes / nvlink_Bps : 0;
-  // The DP all-reduce is hierarchical: reduce-scatter inside the node, the ring across nodes,
-  // all-gather inside the node, one after the other.
-  const double dp_s = (dp_local_bytes > 0 ? dp_local_bytes / nvlink_Bps : 0) + (ib_bytes > 0 ? ib_bytes / ib_Bps : 0);
-  return compute_s + tp_s + std::max(0.0, dp_s - dp_hidden_s);
+  return infiniband_burst(*this, nvlink_Bps, ib_Bps).step_s(ib_Bps);
 }
 
 CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
@@ -67,23 +64,16 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
 }
 
 
-JobSpeed job_speed(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
-                   double ref_ib_Bps)
+Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps)
 {
-  JobSpeed speed;
-  const double step = profile.step_s(nvlink_Bps, ib_Bps);
-  speed.fabric_slowdown = step / profile.step_s(ref_nvlink_Bps, ref_ib_Bps);
-  speed.demand_Bps = profile.ib_bytes / step;
-  return speed;
-}
-
-double contended_slowdown(const JobSpeed& speed, double got_Bps)
-{
-  if (speed.demand_Bps <= 0 || got_Bps >= speed.demand_Bps)
-    return speed.fabric_slowdown;
-  if (got_Bps <= 0)
-    return std::numeric_limits<double>::infinity();
-  return speed.fabric_slowdown * speed.demand_Bps / got_Bps;
+  Burst burst;
+  const double tp_s = profile.tp_bytes > 0 ? profile.tp_bytes / nvlink_Bps : 0;
+  const double local_s = profile.dp_local_bytes > 0 ? profile.dp_local_bytes / nvlink_Bps : 0;
+  burst.hidden_bytes = profile.ib_bytes;
+  burst.window_s = std::max(0.0, profile.dp_hidden_s - local_s);
+  burst.base_s = profile.compute_s + tp_s + std::max(0.0, local_s - profile.dp_hidden_s);
+  burst.peak_Bps = peak_Bps;
+  return burst;
 }
 
 } // namespace acmesim

@@ -12,6 +12,8 @@
 //  - Data parallel (DP) gradient all-reduce: ring over the DP group, 2(n-1)/n of the gradient
 //    bytes per rank (nccl-tests doc/PERFORMANCE.md), which backward compute can partly hide.
 
+#include "models/network/BurstSharing.hpp"
+
 namespace acmesim {
 
 // The knobs of the profile; defaults are assumptions unless a source is named.
@@ -50,26 +52,18 @@ struct CommProfile {
   double dp_hidden_s = 0;   // compute time behind which the DP all-reduce can run
 
   // Seconds of one step when each GPU gets `nvlink_Bps` over NVLink and each node `ib_Bps` over
-  // InfiniBand. A job on one node has no InfiniBand term.
+  // InfiniBand (infiniband_burst's step). A job on one node has no InfiniBand term.
   double step_s(double nvlink_Bps, double ib_Bps) const;
 };
 
 CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step);
 
-// How fast a job runs on the fabric it got, before and under contention. `fabric_slowdown` is its
-// step time on its own nodes' NVLink and NICs, alone, over its step time on the reference fabric;
-// `demand_Bps` the mean bytes per second each of its nodes then puts on InfiniBand (0: one node).
-struct JobSpeed {
-  double fabric_slowdown = 1;
-  double demand_Bps = 0;
-};
-
-JobSpeed job_speed(const CommProfile& profile, double nvlink_Bps, double ib_Bps, double ref_nvlink_Bps,
-                   double ref_ib_Bps);
-
-// The job's slowdown when each node's share of the fabric carries `got_Bps` on average (the least
-// any of its ring's flows gets). Fluid model: a step cannot move its InfiniBand bytes faster than
-// the fabric delivers them on average, so below its demand the step stretches by demand / got.
-double contended_slowdown(const JobSpeed& speed, double got_Bps);
+// The job's InfiniBand traffic per step as a burst on its nodes' links, with NVLink at
+// `nvlink_Bps` per GPU and `peak_Bps` the most a node's ring flow can get (its NICs alone): the
+// gradient ring is hidden behind what is left of the backward window once the NVLink node stages
+// have run; a window they overrun adds the overrun to the critical path. The step at any InfiniBand
+// rate, whatever limits it (the NICs, an oversubscribed uplink, other jobs' bursts, a checkpoint
+// upload), is this burst's step_s: one rule. A job on one node has no bytes on InfiniBand.
+Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps);
 
 } // namespace acmesim

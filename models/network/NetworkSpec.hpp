@@ -24,6 +24,9 @@ struct ReferenceFabric {
 
 struct NetworkSpec {
   NetworkModel model = NetworkModel::Flows;
+  // How the bursts of the rings on a link fall against each other (BurstSharing.hpp). Random by
+  // default: jobs start and restart independently, and nothing in Acme's scheduler aligns them.
+  PhaseAlignment phases = PhaseAlignment::Random;
   CommSpec comm;                                   // every job type without its own profile
   std::map<JobType, CommSpec> job_types;           // profiles of job types that differ
   std::map<std::string, ReferenceFabric> reference; // by pod name; pods not named: their own fabric

@@ -78,6 +78,9 @@ const KeyTable<NetworkSpec>& network_keys()
       {value_key("model", &N::model,
                  "flows: training traffic shares the platform and sets each job's speed; off: jobs run for "
                  "their recorded duration wherever they are placed")},
+      {value_key("phases", &N::phases,
+                 "how the communication bursts of jobs sharing a link fall against each other: random (independent "
+                 "phases), aligned (in lock-step, the worst case) or interleaved (time-shifted as CASSINI does)")},
       comm_keys().of_member(&N::comm),
       // A type's profile starts from the section's own, so that only what differs is written.
       {maps_by_name_key<JobType>(

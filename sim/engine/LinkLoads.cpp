@@ -1,16 +1,16 @@
 #include "sim/engine/LinkLoads.hpp"
 
 #include "sim/engine/FlowModel.hpp"
+#include "sim/engine/RouteCache.hpp"
 
-#include <boost/container_hash/hash.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
-#include <utility>
 
 namespace acmesim {
 
@@ -33,7 +33,7 @@ struct Tracked {
   bool listed = false;       // in the visit list of the sample under way
 };
 
-using Route = std::vector<std::size_t>; // link indices
+using Route = RouteCache<std::size_t>::Route; // link indices
 
 struct Flow {
   sg4::CommPtr comm; // its state tells that the flow ended
@@ -50,26 +50,12 @@ struct LinkLoads::Impl {
   std::unordered_map<const sg4::Link*, std::size_t> index;
   std::vector<Flow> flows;        // started and not yet seen ended
   std::vector<std::size_t> visit; // links to read at the sample under way
-  // The links of the route between two hosts, by index, once a flow took it: asking SimGrid for a
-  // route costs more than the flow itself, and the same node pairs come back at every checkpoint
-  // and restart. Only the pairs that carried a flow are kept: a table of every pair would grow
-  // with the square of the cluster (8 GB at 65,536 GPUs). Flows point into the map, whose
-  // elements stay where they are as it grows.
-  using HostPair = std::pair<const sg4::Host*, const sg4::Host*>;
-  std::unordered_map<HostPair, Route, boost::hash<HostPair>> routes;
-
-  const Route& route(const sg4::Host* from, const sg4::Host* to)
-  {
-    const auto [it, added] = routes.try_emplace(HostPair{from, to});
-    if (added) {
-      std::vector<sg4::Link*> hops;
-      from->route_to(to, hops, nullptr);
-      for (const sg4::Link* link : hops)
-        if (const auto known = index.find(link); known != index.end())
-          it->second.push_back(known->second);
-    }
-    return it->second;
-  }
+  // Each route as the indices of its links.
+  RouteCache<std::size_t> routes{[this](const sg4::Link* link) -> std::optional<std::size_t> {
+    if (const auto known = index.find(link); known != index.end())
+      return known->second;
+    return std::nullopt;
+  }};
 
   void mark(const Route& route)
   {
@@ -109,7 +95,8 @@ LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
 
 void LinkLoads::flow_started(const StartedFlow& flow)
 {
-  impl_->flows.push_back(Flow{flow.comm, flow.action, &impl_->route(flow.from, flow.to), &impl_->route(flow.to, flow.from)});
+  impl_->flows.push_back(Flow{flow.comm, flow.action, &impl_->routes.route(flow.from, flow.to),
+                                 &impl_->routes.route(flow.to, flow.from)});
 }
 
 LinkLoads::~LinkLoads() = default;

@@ -1,15 +1,21 @@
 #include "sim/engine/PlatformRings.hpp"
 
+#include "models/network/FabricSharing.hpp"
 #include "sim/engine/FlowModel.hpp"
 #include "sim/engine/RetiredComms.hpp"
+#include "sim/engine/RouteCache.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
+#include <unordered_map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,13 +34,31 @@ constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
 
 struct PlatformRings::Impl {
   const Platform* platform;
+  PhaseAlignment phases;
   std::function<void()> changed;
   FlowStart started;
   struct Flow {
     sg4::CommPtr comm;
-    Action* action; // valid while the comm runs; its rate is what the flow gets
+    Action* action; // valid while the comm runs
   };
-  std::map<JobId, std::vector<Flow>> rings;
+  struct Ring {
+    std::vector<Flow> flows;
+    Burst burst;
+    std::vector<RingOnLinks::Use> links; // the links its flows cross, with how many of them
+    bool paused = false;
+  };
+  std::map<JobId, Ring> rings;
+  // Flows of the other services while they run: their rates load the links the rings cross.
+  struct OtherFlow {
+    sg4::CommPtr comm;
+    const Action* action;
+    const std::vector<const sg4::Link*>* route;
+  };
+  std::vector<OtherFlow> others;
+  RouteCache<const sg4::Link*> routes{[](const sg4::Link* link) { return std::optional<const sg4::Link*>(link); }};
+  // The links rings have crossed, each with an index into `capacities` (what one flow alone gets).
+  std::unordered_map<const sg4::Link*, std::size_t> link_index;
+  std::vector<double> capacities;
   RetiredComms retired;
   StartedActions actions;
 
@@ -49,11 +73,34 @@ struct PlatformRings::Impl {
       started(StartedFlow{from, to, comm, &action});
     return {comm, &action};
   }
+
+  std::size_t index_of(const sg4::Link* link)
+  {
+    const auto [it, added] = link_index.try_emplace(link, capacities.size());
+    if (added)
+      capacities.push_back(link->get_bandwidth() * acmesim::lone_flow_share());
+    return it->second;
+  }
+
+  // The links of a ring's flows, each once, with the number of its flows crossing it.
+  std::vector<RingOnLinks::Use> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
+  {
+    std::map<std::size_t, int> count;
+    for (const auto& [from, to] : hops)
+      for (const sg4::Link* link : routes.route(from, to))
+        ++count[index_of(link)];
+    std::vector<RingOnLinks::Use> uses;
+    for (const auto& [link, flows] : count)
+      uses.push_back(RingOnLinks::Use{link, flows});
+    return uses;
+  }
 };
 
-PlatformRings::PlatformRings(const Platform& platform, std::function<void()> changed) : impl_(std::make_unique<Impl>())
+PlatformRings::PlatformRings(const Platform& platform, PhaseAlignment phases, std::function<void()> changed)
+    : impl_(std::make_unique<Impl>())
 {
   impl_->platform = &platform;
+  impl_->phases = phases;
   impl_->changed = std::move(changed);
 }
 
@@ -61,19 +108,29 @@ PlatformRings::~PlatformRings() = default;
 
 void PlatformRings::watch_flow_starts(FlowStart started) { impl_->started = std::move(started); }
 
-void PlatformRings::open(JobId job, const Allocation& allocation, double bound_Bps)
+void PlatformRings::other_flow_started(const StartedFlow& flow)
+{
+  impl_->others.push_back(Impl::OtherFlow{flow.comm, flow.action, &impl_->routes.route(flow.from, flow.to)});
+}
+
+void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraffic& traffic)
 {
   const auto& parts = allocation.parts;
   if (parts.size() < 2)
     throw std::logic_error("a ring needs two nodes");
-  auto& flows = impl_->rings[job];
-  if (!flows.empty())
+  const auto [it, added] = impl_->rings.try_emplace(job);
+  if (!added)
     throw std::logic_error("job " + std::to_string(job) + " already has a ring");
+  Impl::Ring& ring = it->second;
+  ring.burst = traffic.burst;
+  std::vector<std::pair<const sg4::Host*, const sg4::Host*>> hops;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     sg4::Host* from = impl_->platform->node_hosts.at(parts[i].node);
     sg4::Host* to = impl_->platform->node_hosts.at(parts[(i + 1) % parts.size()].node);
-    flows.push_back(impl_->start_flow(from, to, bound_Bps));
+    ring.flows.push_back(impl_->start_flow(from, to, traffic.mean_Bps));
+    hops.emplace_back(from, to);
   }
+  ring.links = impl_->links_of(hops);
   impl_->changed();
 }
 
@@ -82,7 +139,7 @@ void PlatformRings::close(JobId job)
   const auto it = impl_->rings.find(job);
   if (it == impl_->rings.end())
     return;
-  for (auto& flow : it->second) {
+  for (auto& flow : it->second.flows) {
     flow.comm->cancel();
     impl_->retired.add(std::move(flow.comm));
   }
@@ -94,28 +151,50 @@ void PlatformRings::close(JobId job)
 // suspended, so that its next suspend() does nothing.
 void PlatformRings::pause(JobId job)
 {
-  for (auto& flow : impl_->rings.at(job))
+  Impl::Ring& ring = impl_->rings.at(job);
+  ring.paused = true;
+  for (auto& flow : ring.flows)
     flow.action->suspend();
   impl_->changed();
 }
 
 void PlatformRings::resume(JobId job)
 {
-  for (auto& flow : impl_->rings.at(job))
+  Impl::Ring& ring = impl_->rings.at(job);
+  ring.paused = false;
+  for (auto& flow : ring.flows)
     flow.action->resume();
   impl_->changed();
 }
 
-double PlatformRings::rate_Bps(JobId job) const
+std::map<JobId, double> PlatformRings::sending_rates() const
 {
-  const auto& flows = impl_->rings.at(job);
-  double least = std::numeric_limits<double>::infinity();
-  for (const auto& flow : flows) {
-    if (flow.comm->get_state() != sg4::Activity::State::STARTED)
-      throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
-    least = std::min(least, flow.action->get_rate());
+  std::vector<JobId> jobs;
+  std::vector<RingOnLinks> sending;
+  for (const auto& [job, ring] : impl_->rings) {
+    if (ring.paused)
+      continue;
+    for (const auto& flow : ring.flows)
+      if (flow.comm->get_state() != sg4::Activity::State::STARTED)
+        throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
+    jobs.push_back(job);
+    sending.push_back(RingOnLinks{ring.burst, ring.links});
   }
-  return least;
+  std::vector<SharedLink> links(impl_->capacities.size());
+  for (std::size_t l = 0; l < links.size(); ++l)
+    links[l].capacity_Bps = impl_->capacities[l];
+  std::erase_if(impl_->others, [](const Impl::OtherFlow& flow) {
+    return flow.comm->get_state() != sg4::Activity::State::STARTED;
+  });
+  for (const Impl::OtherFlow& flow : impl_->others)
+    for (const sg4::Link* link : *flow.route)
+      if (const auto it = impl_->link_index.find(link); it != impl_->link_index.end())
+        links[it->second].steady_Bps.push_back(flow.action->get_rate());
+  const std::vector<double> rates = ring_rates(links, sending, impl_->phases);
+  std::map<JobId, double> out;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    out.emplace(jobs[i], rates[i]);
+  return out;
 }
 
 double PlatformRings::lone_flow_share() const { return acmesim::lone_flow_share(); }

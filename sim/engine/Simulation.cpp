@@ -184,13 +184,16 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   };
   PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); },
                               changed);
-  PlatformRings rings(platform, changed);
+  PlatformRings rings(platform, scenario.network.phases, changed);
   std::optional<LinkLoads> loads;
   if (flows) {
     loads.emplace(platform);
-    const FlowStart started = [&loads](const StartedFlow& flow) { loads->flow_started(flow); };
-    transfers.watch_flow_starts(started);
-    rings.watch_flow_starts(started);
+    rings.watch_flow_starts([&loads](const StartedFlow& flow) { loads->flow_started(flow); });
+    // Storage flows load the links the rings' bursts cross.
+    transfers.watch_flow_starts([&loads, &rings](const StartedFlow& flow) {
+      loads->flow_started(flow);
+      rings.other_flow_started(flow);
+    });
   }
   setup.transfers = &transfers;
   setup.rings = &rings;

@@ -37,7 +37,7 @@ TrainingSpeeds::TrainingSpeeds(RunCore core, SpeedSetup setup) : core_(core), se
     throw std::logic_error("the network model needs a ring service and the training model");
 }
 
-JobSpeed TrainingSpeeds::speed_of(JobId id) const
+TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
 {
   const Job& job = core_.jobs.job(id);
   const Allocation& allocation = core_.holders.allocation(id);
@@ -50,8 +50,12 @@ JobSpeed TrainingSpeeds::speed_of(JobId id) const
   // A ring alone gets the lone-flow share of each node's cable, on the reference fabric as here.
   const double share = setup_.rings->lone_flow_share();
   const PodSpec ref = reference_pod(pod, *setup_.network);
-  return job_speed(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share, nvlink_Bps(ref),
-                   compute_cable_Bps(ref) * share);
+  const double ref_peak = compute_cable_Bps(ref) * share;
+  Ring ring;
+  ring.traffic.burst = infiniband_burst(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share);
+  ring.traffic.mean_Bps = ring.traffic.burst.bytes() / ring.traffic.burst.step_s(ring.traffic.burst.peak_Bps);
+  ring.reference_step_s = infiniband_burst(profile, nvlink_Bps(ref), ref_peak).step_s(ref_peak);
+  return ring;
 }
 
 double TrainingSpeeds::start(JobId id)
@@ -63,14 +67,14 @@ double TrainingSpeeds::start(JobId id)
       throw std::logic_error("job " + std::to_string(id) + " starts training while its ring sends");
     it->second.paused = false;
     setup_.rings->resume(id);
-    return it->second.speed.fabric_slowdown;
+    return alone(it->second);
   }
-  const JobSpeed speed = speed_of(id);
-  if (speed.demand_Bps > 0) {
-    setup_.rings->open(id, core_.holders.allocation(id), speed.demand_Bps);
-    rings_.emplace(id, Ring{speed});
+  const Ring ring = ring_of(id);
+  if (ring.traffic.burst.bytes() > 0) {
+    setup_.rings->open(id, core_.holders.allocation(id), ring.traffic);
+    rings_.emplace(id, ring);
   }
-  return speed.fabric_slowdown;
+  return alone(ring);
 }
 
 void TrainingSpeeds::pause(JobId id)
@@ -91,11 +95,20 @@ void TrainingSpeeds::stop(JobId id)
 std::vector<std::pair<JobId, double>> TrainingSpeeds::slowdowns() const
 {
   std::vector<std::pair<JobId, double>> out;
-  out.reserve(rings_.size());
-  for (const auto& [id, ring] : rings_)
-    if (!ring.paused)
-      out.emplace_back(id, contended_slowdown(ring.speed, setup_.rings->rate_Bps(id)));
+  if (rings_.empty())
+    return out;
+  const std::map<JobId, double> rates = setup_.rings->sending_rates();
+  out.reserve(rates.size());
+  for (const auto& [id, rate] : rates)
+    out.emplace_back(id, slowdown(rings_.at(id), rate));
   return out;
 }
+
+double TrainingSpeeds::slowdown(const Ring& ring, double rate_Bps)
+{
+  return ring.traffic.burst.step_s(rate_Bps) / ring.reference_step_s;
+}
+
+double TrainingSpeeds::alone(const Ring& ring) { return slowdown(ring, ring.traffic.burst.peak_Bps); }
 
 } // namespace acmesim

@@ -1,7 +1,8 @@
 #pragma once
 // How fast each training job runs, relative to its recorded (reference) speed (docs/network.md):
-// its communication profile on its pod's NVLink and NICs against the reference fabric, and under
-// contention what its ring of flows gets on the platform. Owns each training job's network state
+// its step at the InfiniBand rate its ring gets while it sends (its own NICs, or what the fabric
+// and the other rings' bursts leave it) over its step on the reference fabric. One rule, whatever
+// limits the rate. Owns each training job's network state
 // and its ring while it trains. With the network model off every job runs at speed 1 and nothing
 // goes on the platform. Engine-free.
 #include "models/checkpoint/CheckpointSpec.hpp"
@@ -38,12 +39,16 @@ public:
   std::vector<std::pair<JobId, double>> slowdowns() const;
 
 private:
-  JobSpeed speed_of(JobId id) const;
-
+  // The job's traffic on its own fabric, and its step on the reference fabric.
   struct Ring {
-    JobSpeed speed;
+    RingTraffic traffic;
+    double reference_step_s = 0;
     bool paused = false;
   };
+  Ring ring_of(JobId id) const;
+  // Its step at `rate_Bps` over its step on the reference fabric; alone: at its peak.
+  static double slowdown(const Ring& ring, double rate_Bps);
+  static double alone(const Ring& ring);
 
   RunCore core_;
   SpeedSetup setup_;

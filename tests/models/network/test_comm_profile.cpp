@@ -82,10 +82,6 @@ TEST_CASE("comm profile: backward compute hides the gradient ring until it takes
   CHECK(p.step_s(nv, 24e6) == Approx(3 + tp_s));    // 1 s of ring: hidden
   CHECK(p.step_s(nv, 12e6) == Approx(3 + tp_s));    // 2 s: just hidden
   CHECK(p.step_s(nv, 6e6) == Approx(3 + tp_s + 2)); // 4 s: 2 s exposed
-  CHECK(job_speed(p, nv, 6e6, nv, 24e6).fabric_slowdown == Approx((5 + tp_s) / (3 + tp_s)));
-  CHECK(job_speed(p, nv, 24e6, nv, 24e6).fabric_slowdown == 1);
-  // At its reference speed the job asks 24e6 bytes per step of each node's InfiniBand.
-  CHECK(job_speed(p, nv, 24e6, nv, 24e6).demand_Bps == Approx(24e6 / (3 + tp_s)));
 }
 
 TEST_CASE("comm profile: a step without GPUs, parameters, tokens or compute is refused")
@@ -95,28 +91,52 @@ TEST_CASE("comm profile: a step without GPUs, parameters, tokens or compute is r
   CHECK_THROWS_AS(comm_profile(CommSpec{}, TrainingStep{12e6, 1000, 0, 8, 8}), std::invalid_argument);
 }
 
-TEST_CASE("job speed: the fabric slowdown and the demand follow from the step at the job's own bandwidths")
+TEST_CASE("infiniband burst: the gradient ring hides behind the backward window left after the NVLink stages")
 {
-  // Two nodes, compute 3 s, DP ring 24e6 bytes per node; dp_overlap 0 so nothing hides it.
-  CommSpec spec = cube_model();
-  spec.dp_overlap = 0;
-  const CommProfile p = comm_profile(spec, step_of(16));
-  const double nvlink = 1e15; // the TP term vanishes
-  // Reference: 24e6 B/s per node -> the ring takes 1 s, step 4 s. Own fabric at half: step 5 s.
-  const JobSpeed s = job_speed(p, nvlink, 12e6, nvlink, 24e6);
-  CHECK(s.fabric_slowdown == Approx(5.0 / 4.0));
-  CHECK(s.demand_Bps == Approx(24e6 / 5));
-  // Getting the demand or more changes nothing; getting half of it doubles the step.
-  CHECK(contended_slowdown(s, s.demand_Bps) == s.fabric_slowdown);
-  CHECK(contended_slowdown(s, 2 * s.demand_Bps) == s.fabric_slowdown);
-  CHECK(contended_slowdown(s, s.demand_Bps / 2) == Approx(2 * 5.0 / 4.0));
+  // Two nodes, TP 8, DP 2: the ring moves 24e6 bytes per node; each GPU's node stages move
+  // nothing (one DP rank a node). Compute 3 s, dp_overlap 2/3: a window of 2 s.
+  const CommProfile p = comm_profile(cube_model(), step_of(16, 3));
+  REQUIRE(p.dp_local_bytes == 0);
+  const double nv = 1.4e8 / 2 / 0.5; // the TP all-reduces take 0.5 s: 1.4e8 / n bytes per GPU
+  const Burst b = infiniband_burst(p, nv, 24e6);
+  CHECK(b.critical_bytes == 0);
+  CHECK(b.hidden_bytes == 24e6);
+  CHECK(b.window_s == Approx(2));
+  CHECK(b.base_s == Approx(3.5));
+  CHECK(b.peak_Bps == 24e6);
+  // One rule: the burst's step at any rate is the profile's step at that InfiniBand rate.
+  for (const double rate : {48e6, 12e6, 6e6, 1e6})
+    CHECK(b.step_s(rate) == Approx(p.step_s(nv, rate)));
+  CHECK(b.step_s(6e6) == Approx(3.5 + 2)); // 4 s of ring, 2 s of it exposed
 }
 
-TEST_CASE("job speed: a one-node job has no InfiniBand demand and only its NVLink term")
+TEST_CASE("infiniband burst: NVLink node stages that overrun the window put the overrun on the critical path")
 {
-  const CommProfile p = comm_profile(cube_model(), step_of(8));
-  const JobSpeed s = job_speed(p, 0.7e8, 1, 1.4e8, 1);
-  CHECK(s.demand_Bps == 0);
-  CHECK(s.fabric_slowdown == Approx(5.0 / 4.0));
-  CHECK(contended_slowdown(s, 0) == s.fabric_slowdown);
+  // One node of 8 GPUs, TP 2, DP 4: each GPU's node stages move 18e6 bytes (above). With
+  // dp_overlap 0 the window is 0 and everything is exposed; at 9e6 B/s of NVLink the stages take
+  // 2 s. Compute 3 s; TP bytes: 4 x 100 layers x 2(2-1)/2 x (1000 / 4 tokens x 100 x 2) = 2e7, 2.2222 s.
+  CommSpec spec = cube_model();
+  spec.tensor_parallel = 2;
+  spec.dp_overlap = 0;
+  const CommProfile p = comm_profile(spec, step_of(8, 3));
+  const Burst b = infiniband_burst(p, 9e6, 1e9);
+  CHECK(b.bytes() == 0); // one node: nothing on InfiniBand
+  CHECK(b.window_s == 0);
+  CHECK(b.base_s == Approx(3 + p.tp_bytes / 9e6 + 2));
+  CHECK(b.step_s(1) == Approx(p.step_s(9e6, 1)));
+  CHECK(b.step_s(1) == b.base_s); // a job on one node: its step is its base at any rate
+}
+
+TEST_CASE("infiniband burst: the same rate gives the same step, whether fewer NICs or a shared uplink set it")
+{
+  // One rule for one physics: a job on two 1-NIC nodes alone (peak 6e6 B/s) and the same job on
+  // 4-NIC nodes behind an uplink that leaves it 6e6 B/s take the same step.
+  CommSpec spec = cube_model();
+  spec.dp_overlap = 0;
+  const CommProfile p = comm_profile(spec, step_of(16, 3));
+  const double nv = 1e15;
+  const Burst one_nic = infiniband_burst(p, nv, 6e6);
+  const Burst four_nics = infiniband_burst(p, nv, 24e6);
+  CHECK(one_nic.step_s(one_nic.peak_Bps) == Approx(four_nics.step_s(6e6)));
+  CHECK(four_nics.step_s(6e6) == Approx(3 + 24e6 / 6e6));
 }

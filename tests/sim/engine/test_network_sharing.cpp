@@ -13,8 +13,12 @@
 //    traffic), so on a ring every node's UP direction carries its own flow at 1 and the reverse of
 //    the previous node's flow at 0.05: 1.05 x <= cable;
 //  - a flow's rate is 0.97 (the bandwidth factor) times its share; ring flows are capped at
-//    demand / 0.97, so a ring that gets what it asks gets exactly its demand;
+//    their mean demand / 0.97, so storage flows beside a ring get what the ring leaves them;
 //  - cross-leaf routes take the spine (destination index mod spines), D-mod-k.
+// What a ring gets while it sends is solved over the links its flows cross (FabricSharing): each
+// link's capacity is what a flow alone gets of it (0.97 / 1.05 of its bandwidth, the ring's own
+// cross traffic included), shared among the bursts of the rings on it and the storage flows on it
+// at their SimGrid rates.
 #include "sim/engine/FlowModel.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformRings.hpp"
@@ -42,6 +46,18 @@ constexpr double LONE_SHARE = 0.97 / 1.05;
 // Far above any cable: a ring that asks this gets what the fabric gives it.
 constexpr double UNCAPPED_Bps = 1e15;
 
+// A ring that sends all the time (no compute) and as fast as the fabric lets it.
+RingTraffic always_sending()
+{
+  RingTraffic t;
+  t.burst.critical_bytes = 1;
+  t.burst.peak_Bps = UNCAPPED_Bps;
+  t.mean_Bps = UNCAPPED_Bps;
+  return t;
+}
+
+double rate_of(const PlatformRings& rings, JobId job) { return rings.sending_rates().at(job); }
+
 // The engine, flow-model settings, platform and rings that run_simulation sets up, without a run:
 // the tests open and close rings from kernel timers (as the run does) and read rates in later
 // timers. SimGrid solves sharing at the start of a round, so a rate is read at least one round
@@ -50,7 +66,7 @@ class RingBench {
 public:
   explicit RingBench(const ClusterSpec& cluster)
       : engine_("test"), configured_(configure()), topology_(cluster),
-        platform_(build_platform(topology_, CableSharing::Duplex)), rings_(platform_, [] {})
+        platform_(build_platform(topology_, CableSharing::Duplex)), rings_(platform_, PhaseAlignment::Aligned, [] {})
   {
   }
 
@@ -145,9 +161,9 @@ std::vector<double> lone_ring_rates(RingBench& bench, const std::vector<Allocati
   for (std::size_t i = 0; i < rings.size(); ++i) {
     const auto job = static_cast<JobId>(i);
     const double t = 2.0 * static_cast<double>(i);
-    bench.at(t, [&bench, &rings, job, i] { bench.rings().open(job, rings[i], UNCAPPED_Bps); });
+    bench.at(t, [&bench, &rings, job, i] { bench.rings().open(job, rings[i], always_sending()); });
     bench.at(t + 1, [&bench, &rates, job, i] {
-      rates[i] = bench.rings().rate_Bps(job);
+      rates[i] = rate_of(bench.rings(), job);
       bench.rings().close(job);
     });
   }
@@ -187,21 +203,23 @@ PodSpec two_leaves_one_uplink()
 //  - IB bytes per node: the ring moves 2(n-1)/n of the node's 12e6 x 2 bytes of gradients
 //    (3e6 per GPU's TP shard, times 8 shards): 24e6 for n = 2, 36e6 for n = 4.
 // The reference is the pod itself (fabric slowdown 1): the ring gets LONE_SHARE of the node cable.
+// With nothing hidden the whole ring is on the critical path: step = 1 + TP + IB bytes / rate.
+// The jobs' phases are aligned (lock-step) unless a case says otherwise: sharing is then max-min.
 constexpr double TINY_NIC_Bps = 8e6; // nic_bandwidth_Gbps 0.064
 
 double tp_s(int n) { return 1.4e8 / n / 300e9; }
 double ib_bytes(int n) { return 2.0 * (n - 1) / n * 24e6; }
 double step_s(int n, double ib_Bps) { return 1 + tp_s(n) + ib_bytes(n) / ib_Bps; }
-// What each node of the job puts on InfiniBand, on average, on its uncontended fabric:
-// n = 2: 24e6 / (1 + 2.333e-4 + 24e6 / 7.3905e6 = 4.24766 s) = 5.6502e6 B/s
-// n = 4: 36e6 / (1 + 1.167e-4 + 36e6 / 7.3905e6 = 5.87125 s) = 6.1316e6 B/s
-// Both below what a ring gets alone (8e6 x 0.97 / 1.05 = 7.3905e6): alone, no contention term.
-double demand_Bps(int n) { return ib_bytes(n) / step_s(n, TINY_NIC_Bps * LONE_SHARE); }
+// Alone, a ring gets 8e6 x 0.97 / 1.05 = 7.3905e6 B/s: a step of 1 + 2.333e-4 + 24e6 / 7.3905e6 =
+// 4.24766 s for n = 2, of 1 + 1.167e-4 + 36e6 / 7.3905e6 = 5.87125 s for n = 4.
+// A job's slowdown when its ring gets `ib_Bps` while it sends: its step then over its step alone.
+double slowdown_at(int n, double ib_Bps) { return step_s(n, ib_Bps) / step_s(n, TINY_NIC_Bps * LONE_SHARE); }
 
 Scenario network_scenario(const ClusterSpec& cluster, const std::string& placement)
 {
   Scenario s = hand_built_scenario(cluster, "fifo", placement);
   s.network.model = NetworkModel::Flows;
+  s.network.phases = PhaseAlignment::Aligned;
   s.network.comm.hidden_per_layer = 1;
   s.network.comm.dp_overlap = 0;
   s.checkpoint.model_sizes = {{1000, 0.012}};
@@ -308,18 +326,18 @@ TEST_CASE("rings: two rings across the same oversubscribed leaf uplink each get 
   REQUIRE(bench.topology().spine_count() == 1);
   PlatformRings& rings = bench.rings();
   std::map<std::string, double> got;
-  bench.at(0, [&] { rings.open(0, whole_nodes({0, 2}), UNCAPPED_Bps); });
+  bench.at(0, [&] { rings.open(0, whole_nodes({0, 2}), always_sending()); });
   bench.at(1, [&] {
-    got["A alone"] = rings.rate_Bps(0);
-    rings.open(1, whole_nodes({1, 3}), UNCAPPED_Bps);
+    got["A alone"] = rate_of(rings, 0);
+    rings.open(1, whole_nodes({1, 3}), always_sending());
   });
   bench.at(2, [&] {
-    got["A shared"] = rings.rate_Bps(0);
-    got["B shared"] = rings.rate_Bps(1);
+    got["A shared"] = rate_of(rings, 0);
+    got["B shared"] = rate_of(rings, 1);
     rings.close(0);
   });
   bench.at(3, [&] {
-    got["B alone"] = rings.rate_Bps(1);
+    got["B alone"] = rate_of(rings, 1);
     rings.close(1);
   });
   bench.run_until(4);
@@ -341,23 +359,23 @@ TEST_CASE("rings: a paused ring carries nothing, and gets its share back when re
   PlatformRings& rings = bench.rings();
   std::map<std::string, double> got;
   bench.at(0, [&] {
-    rings.open(0, whole_nodes({0, 2}), UNCAPPED_Bps);
-    rings.open(1, whole_nodes({1, 3}), UNCAPPED_Bps);
+    rings.open(0, whole_nodes({0, 2}), always_sending());
+    rings.open(1, whole_nodes({1, 3}), always_sending());
   });
   for (int pause = 1; pause <= 2; ++pause) {
     const std::string n = std::to_string(pause);
     bench.at(2 * pause - 1, [&rings, &got, n] {
-      got["B shared before pause " + n] = rings.rate_Bps(1);
+      got["B shared before pause " + n] = rate_of(rings, 1);
       rings.pause(0);
     });
     bench.at(2 * pause, [&rings, &got, n] {
-      got["B during pause " + n] = rings.rate_Bps(1);
+      got["B during pause " + n] = rate_of(rings, 1);
       rings.resume(0);
     });
   }
   bench.at(5, [&] {
-    got["A resumed"] = rings.rate_Bps(0);
-    got["B after"] = rings.rate_Bps(1);
+    got["A resumed"] = rate_of(rings, 0);
+    got["B after"] = rate_of(rings, 1);
     rings.close(0);
     rings.close(1);
   });
@@ -373,8 +391,8 @@ TEST_CASE("rings: a paused ring carries nothing, and gets its share back when re
   CHECK(rings.open_rings() == 0);
 }
 
-TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf uplink both slow to their demand over "
-          "half a cable",
+TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf uplink in lock-step both send at half "
+          "the uplink",
           "[network]")
 {
   // 4 nodes of one 8e6 B/s NIC, 2 to a leaf with one 8e6 B/s uplink. Spread placement: job 0 gets
@@ -382,19 +400,56 @@ TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf upli
   const Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 0, 16, 1000)}));
 
-  // Each job asks 5.6502e6 B/s (demand_Bps(2)) of each flow. Together, each uplink direction carries
-  // two flows and two cross traffics: 2.1 x <= 8e6, a rate of 0.97 x 8e6 / 2.1 = 3.6952e6 B/s each,
-  // below the demand: slowdown = demand / rate = 5.6502 / 3.6952 = 1.52904, from t = 0 to the end.
+  // Each uplink direction carries one flow of each ring; what one flow alone gets of it is
+  // 0.97 x 8e6 / 1.05 = 7.3905e6 B/s, and the two bursts, sent together, halve it: 3.6952e6 B/s
+  // each. The 24e6 bytes of the ring take 6.4949 s instead of 3.2474 s: a step of 7.4951 s against
+  // 4.2477 s, slowdown 1.76453, from t = 0 to the end.
   const double got = 0.97 * TINY_NIC_Bps / 2.1;
-  const double slowdown = demand_Bps(2) / got;
+  const double slowdown = slowdown_at(2, got);
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
   REQUIRE(r.run->jobs().record(1).outcome == JobOutcome::Ended);
-  CHECK(r.run->jobs().record(0).end_s == Approx(1000 * slowdown)); // 1529.04 s
+  CHECK(r.run->jobs().record(0).end_s == Approx(1000 * slowdown)); // 1764.53 s
   CHECK(r.run->jobs().record(1).end_s == Approx(1000 * slowdown));
   CHECK(r.run->statistics().slowdown(0) == Approx(slowdown));
   CHECK(r.run->statistics().slowdown(1) == Approx(slowdown));
   // 32 GPUs x 1000 s of work; the rest is communication.
   CHECK(r.run->ledger().gpu_seconds(GpuState::Communication) == Approx(32 * 1000 * (slowdown - 1)));
+}
+
+// ---- 2b. The same two jobs, their phases interleaved or at random ----
+
+// The two-job case above with the jobs' phases as `phases`; returns job 0's end.
+double two_jobs_on_one_uplink_end(PhaseAlignment phases)
+{
+  Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
+  s.network.phases = phases;
+  const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 0, 16, 1000)}));
+  REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
+  CHECK(r.run->jobs().record(1).end_s == Approx(r.run->jobs().record(0).end_s));
+  return r.run->jobs().record(0).end_s;
+}
+
+// Interleaved (CASSINI), each ring sends while the other computes as far as the uplink allows.
+// Each would send 3.2474 s of a 4.2477 s step: together more than the uplink carries, so it never
+// idles and a step is the two rings' bytes over it: 2 x 24e6 / 7.3905e6 = 6.4948 s, slowdown
+// 1.52904 (lock-step: 1.76453, 15.4% longer).
+constexpr double INTERLEAVED_TWO_JOB_STEP_s = 2 * 24e6 / (TINY_NIC_Bps * LONE_SHARE);
+
+TEST_CASE("network: two jobs on one uplink whose phases interleave end 15% sooner than in lock-step", "[network]")
+{
+  const double slowdown = INTERLEAVED_TWO_JOB_STEP_s / step_s(2, TINY_NIC_Bps * LONE_SHARE);
+  CHECK(two_jobs_on_one_uplink_end(PhaseAlignment::Interleaved) == Approx(1000 * slowdown)); // 1529.04 s
+  CHECK(slowdown_at(2, 0.97 * TINY_NIC_Bps / 2.1) / slowdown == Approx(1.154).epsilon(1e-3));
+}
+
+TEST_CASE("network: two jobs on one uplink at random phases do no better than interleaved on a link they overload",
+          "[network]")
+{
+  // Pairwise, random phases would give a step of 6.004 s (BurstSharing.cpp); no placing of the
+  // phases fits 48e6 bytes through the uplink in less than 6.4948 s, so the rings get the
+  // interleaved rate.
+  const double slowdown = INTERLEAVED_TWO_JOB_STEP_s / step_s(2, TINY_NIC_Bps * LONE_SHARE);
+  CHECK(two_jobs_on_one_uplink_end(PhaseAlignment::Random) == Approx(1000 * slowdown));
 }
 
 // ---- 3. A job inside one leaf is untouched by spine load ----
@@ -410,10 +465,10 @@ TEST_CASE("network: a job whose nodes share one leaf keeps its speed while anoth
   const Scenario s = network_scenario(one_spine_cluster(6, 3, TINY_NIC_Bps / 2), "pack");
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 500), make_job(1, 0, 32, 600)}));
 
-  // Job 1: leaf0-spine0 UP carries 2 -> 3 (1) and the cross traffic of 5 -> 2 (0.05): 1.05 x <= 4e6;
-  // its rate is 0.97 x 4e6 / 1.05 = 3.6952e6 B/s, below its demand of 6.1316e6 B/s (demand_Bps(4)):
-  // slowdown 6.1316 / 3.6952 = 1.65932 all along, end 600 x 1.65932 = 995.59 s.
-  const double slowdown_1 = demand_Bps(4) / (0.97 * TINY_NIC_Bps / 2 / 1.05);
+  // Job 1: leaf0-spine0 UP carries 2 -> 3 alone; one flow alone gets 0.97 x 4e6 / 1.05 = 3.6952e6
+  // B/s of it, half of what its NICs give (7.3905e6): its 36e6 bytes take 9.7424 s instead of
+  // 4.8712 s, a step of 10.7425 s against 5.8713 s, slowdown 1.82966 all along, end 1097.80 s.
+  const double slowdown_1 = slowdown_at(4, 0.97 * TINY_NIC_Bps / 2 / 1.05);
   REQUIRE(r.run->jobs().record(1).outcome == JobOutcome::Ended);
   CHECK(r.run->jobs().record(1).end_s == Approx(600 * slowdown_1));
   // Job 0: its flows 0 -> 1 and 1 -> 0 use only its nodes' cables, which nothing else crosses: it gets
@@ -445,21 +500,22 @@ TEST_CASE("network: an asynchronous checkpoint upload on Seren's shared NIC slow
   s.checkpoint.snapshot_GBps = 0.084;
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000, JobType::Pretrain)}));
 
-  // [0, 600): the ring alone gets its demand (5.6502e6 B/s): slowdown 1, progress 600 at t = 600.
-  // [600, 601): snapshot. At 601 the upload and the ring start together. Node 0's cable UP carries
-  // ring flow 0 -> 1 (1), the cross traffic of 1 -> 0 (0.05) and node 0's upload (1); every other
-  // link has more room (the storage path's 25 GB/s cables, the storage service at 2 x 1.05 u), so
-  // all three flows grow to 8e6 / 2.05 = 3.9024e6 (below the ring's cap of demand / 0.97 and the
-  // upload's 8e6): both get 0.97 x 8e6 / 2.05 = 3.7854e6 B/s.
-  //  - the upload lasts 84e6 / 3.7854e6 = 22.1907 s, to t = 623.19;
-  //  - the ring gets less than its demand: slowdown 5.6502 / 3.7854 = 1.49264, so 22.1907 s of
-  //    training do 14.8667 s of work;
-  //  - then the ring is alone again: the remaining 1000 - 614.8667 s run at slowdown 1.
-  // End = 1000 + 1 (snapshot) + 22.1907 x (1 - 1 / 1.49264) = 1008.3239 s. The next checkpoint
+  // [0, 600): the ring alone gets what its NIC gives: slowdown 1, progress 600 at t = 600.
+  // [600, 601): snapshot. At 601 the upload and the ring start together.
+  //  - On SimGrid, node 0's cable UP carries ring flow 0 -> 1 (capped at its mean demand,
+  //    5.6502e6 B/s), the cross traffic of 1 -> 0 (0.05) and node 0's upload (1); every other link
+  //    has more room (the storage path's 25 GB/s cables, the storage service at 2 x 1.05 u), so all
+  //    three flows grow to 8e6 / 2.05 = 3.9024e6 (below the ring's cap): the upload gets
+  //    0.97 x 8e6 / 2.05 = 3.7854e6 B/s and lasts 84e6 / 3.7854e6 = 22.1907 s, to t = 623.19.
+  //  - The ring's bursts meet the upload on each node's cable UP (node 1 uploads too): one flow
+  //    alone gets 7.3905e6 B/s of it, the upload takes 3.7854e6 steadily, and while the ring sends
+  //    the two share it max-min, half each: 3.6952e6 B/s, slowdown 1.76453 (the two-job case
+  //    above), so 22.1907 s of training do 12.5761 s of work;
+  //  - then the ring is alone again: the remaining 1000 - 612.5761 s run at slowdown 1.
+  // End = 1000 + 1 (snapshot) + 22.1907 x (1 - 1 / 1.76453) = 1010.6146 s. The next checkpoint
   // would be due at 1200 s of work, after the end.
-  const double got = 0.97 * TINY_NIC_Bps / 2.05;
-  const double upload_s = 84e6 / got;
-  const double slowdown = demand_Bps(2) / got;
+  const double upload_s = 84e6 / (0.97 * TINY_NIC_Bps / 2.05);
+  const double slowdown = slowdown_at(2, TINY_NIC_Bps * LONE_SHARE / 2);
   const double end = 1000 + 1 + upload_s * (1 - 1 / slowdown);
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
   CHECK(r.run->jobs().record(0).end_s == Approx(end));
@@ -475,16 +531,16 @@ TEST_CASE("network: a job's end integrates its progress over the rates of its ri
 {
   // The pod of the two-job case above (one 8e6 B/s uplink per 2-node leaf, spread placement).
   // Job A (1000 s) starts at 0 on nodes 0 and 2; job B (300 s) arrives at 200 and gets nodes 1 and
-  // 3: from then on both rings share the uplinks at 0.97 x 8e6 / 2.1 = 3.6952e6 B/s each, slowdown
-  // s = 5.6502 / 3.6952 = 1.52904 for both.
-  //  - B ends at 200 + 300 s = 658.713 s.
-  //  - A: 200 s of work in [0, 200) at speed 1; 300 s of work in [200, 658.713) at s; the other
-  //    500 s alone again at speed 1: end = 658.713 + 500 = 1000 + 300 (s - 1) = 1158.713 s.
+  // 3: from then on both rings send at half the uplinks, 3.6952e6 B/s each, slowdown
+  // s = 1.76453 for both.
+  //  - B ends at 200 + 300 s = 729.359 s.
+  //  - A: 200 s of work in [0, 200) at speed 1; 300 s of work in [200, 729.359) at s; the other
+  //    500 s alone again at speed 1: end = 729.359 + 500 = 1000 + 300 (s - 1) = 1229.359 s.
   Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
   s.output.timeline = true;
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 200, 16, 300)}));
 
-  const double slowdown = demand_Bps(2) / (0.97 * TINY_NIC_Bps / 2.1);
+  const double slowdown = slowdown_at(2, 0.97 * TINY_NIC_Bps / 2.1);
   const double end_b = 200 + 300 * slowdown;
   const double end_a = end_b + (1000 - 200 - 300);
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);

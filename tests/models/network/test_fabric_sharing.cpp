@@ -1,0 +1,103 @@
+// Rings over several links, against values worked out by hand. Capacities are in units of a
+// link (1 unless said), times in seconds.
+#include "models/network/FabricSharing.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+using namespace acmesim;
+
+namespace {
+
+// A ring that computes `compute_s` a step, then sends `seconds_alone` worth of a unit link on its
+// critical path, at most `peak`.
+Burst exposed(double compute_s, double seconds_alone, double peak = 1)
+{
+  Burst b;
+  b.base_s = compute_s;
+  b.critical_bytes = seconds_alone;
+  b.peak_Bps = peak;
+  return b;
+}
+
+RingOnLinks ring(const Burst& burst, std::vector<RingOnLinks::Use> links) { return RingOnLinks{burst, std::move(links)}; }
+
+} // namespace
+
+TEST_CASE("fabric: a ring alone gets the least of its peak and its links")
+{
+  const std::vector<SharedLink> links = {{1.0, {}}, {0.25, {}}, {4.0, {}}};
+  const std::vector<RingOnLinks> rings = {ring(exposed(1, 1), {{0, 1}, {1, 1}, {2, 1}}),
+                                          ring(exposed(1, 1, 0.5), {{0, 1}})};
+  for (const PhaseAlignment a : {PhaseAlignment::Random, PhaseAlignment::Aligned, PhaseAlignment::Interleaved}) {
+    CHECK(ring_rates(links, std::vector<RingOnLinks>{rings[0]}, a)[0] == Approx(0.25));
+    CHECK(ring_rates(links, std::vector<RingOnLinks>{rings[1]}, a)[0] == Approx(0.5));
+  }
+}
+
+TEST_CASE("fabric: a ring whose flows cross one link twice shares it between them")
+{
+  // A spread ring over two leaves crosses each leaf's uplink once each way; a ring over four
+  // nodes, two a leaf, alternating, crosses each direction twice: each flow gets half of it.
+  const std::vector<SharedLink> links = {{1.0, {}}};
+  const std::vector<RingOnLinks> rings = {ring(exposed(0, 1, 1), {{0, 2}})};
+  for (const PhaseAlignment a : {PhaseAlignment::Random, PhaseAlignment::Aligned, PhaseAlignment::Interleaved})
+    CHECK(ring_rates(links, rings, a)[0] == Approx(0.5));
+}
+
+TEST_CASE("fabric: two rings on one link, aligned, at random and interleaved")
+{
+  // Each computes 1 s, then sends 1 s of the link on its critical path (BurstSharing's hand case):
+  // aligned both send at half the link, a step of 3 s; interleaved each sends alone, 2 s; at random
+  // 1 + sqrt(2) s. The rings' other links (their own NICs, of 4) do not bind.
+  const std::vector<SharedLink> links = {{1.0, {}}, {4.0, {}}, {4.0, {}}};
+  const Burst b = exposed(1, 1, 4);
+  const std::vector<RingOnLinks> rings = {ring(b, {{0, 1}, {1, 1}}), ring(b, {{0, 1}, {2, 1}})};
+  const auto aligned = ring_rates(links, rings, PhaseAlignment::Aligned);
+  const auto interleaved = ring_rates(links, rings, PhaseAlignment::Interleaved);
+  const auto random = ring_rates(links, rings, PhaseAlignment::Random);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(b.step_s(aligned[i]) == Approx(3));
+    CHECK(b.step_s(interleaved[i]) == Approx(2).epsilon(1e-6));
+    CHECK(b.step_s(random[i]) == Approx(1 + std::sqrt(2.0)).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("fabric: a ring held back on one link leaves the rest of a shared link to the other")
+{
+  // Ring A crosses links 0 (1) and 1 (0.2); ring B only link 0. Both always send (no compute).
+  // On link 0 alone they would halve it; A cannot use more than 0.2, so B gets 0.8: max-min.
+  const std::vector<SharedLink> links = {{1.0, {}}, {0.2, {}}};
+  const std::vector<RingOnLinks> rings = {ring(exposed(0, 1), {{0, 1}, {1, 1}}), ring(exposed(0, 1), {{0, 1}})};
+  const auto rates = ring_rates(links, rings, PhaseAlignment::Aligned);
+  CHECK(rates[0] == Approx(0.2));
+  CHECK(rates[1] == Approx(0.8));
+}
+
+TEST_CASE("fabric: a storage flow on a ring's link takes its max-min share of each burst")
+{
+  // A checkpoint upload going at 0.9 of a link (what SimGrid gave it beside the ring's mean) and
+  // a ring that bursts at up to the whole link: while the ring sends they halve the link. A
+  // slow upload (0.2) leaves the ring the rest, 0.8, and one of 0.6 leaves it half.
+  const Burst b = exposed(1, 0.5);
+  for (const auto& [upload, expected] : std::vector<std::pair<double, double>>{{0.9, 0.5}, {0.2, 0.8}, {0.6, 0.5}}) {
+    const std::vector<SharedLink> links = {{1.0, {upload}}};
+    const std::vector<RingOnLinks> rings = {ring(b, {{0, 1}})};
+    for (const PhaseAlignment a : {PhaseAlignment::Random, PhaseAlignment::Aligned})
+      CHECK(ring_rates(links, rings, a)[0] == Approx(expected).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("fabric: a ring without a peak, or a link it uses that is not given, is refused")
+{
+  const std::vector<SharedLink> links = {{1.0, {}}};
+  CHECK_THROWS_AS(ring_rates(links, std::vector<RingOnLinks>{ring(exposed(1, 1, 0), {{0, 1}})}, PhaseAlignment::Random),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(ring_rates(links, std::vector<RingOnLinks>{ring(exposed(1, 1), {{1, 1}})}, PhaseAlignment::Random),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(ring_rates(links, std::vector<RingOnLinks>{ring(exposed(1, 1), {{0, 0}})}, PhaseAlignment::Random),
+                  std::invalid_argument);
+}
