@@ -13,14 +13,15 @@ enum class JobsCsvColumn : std::uint8_t {
   JobName, Type, User, Gpus, Nodes, Cpus, SubmitS, StartS, EndS, WaitS, JctS, State, Pod, Leaves, NodeList,
   Interruptions, Preemptions, Checkpoints, UsefulS, LostS, PreemptedS, CheckpointS, DetectionS, WaitingForPersonS,
   RestartS, Ettr,
-  Slowdown, // with the network model only: the last column
+  Slowdown, RingBandwidthGBps, // with the network model only: the last columns
 };
 constexpr auto enum_names(JobsCsvColumn)
 {
   return names_in_order<JobsCsvColumn>(
       "job_id", "type", "user", "gpus", "nodes", "cpus", "submit_s", "start_s", "end_s", "wait_s", "jct_s", "state",
       "pod", "leaves", "node_list", "interruptions", "preemptions", "checkpoints", "useful_s", "lost_s", "preempted_s",
-      "checkpoint_s", "detection_s", "waiting_for_person_s", "restart_s", "ettr", "slowdown");
+      "checkpoint_s", "detection_s", "waiting_for_person_s", "restart_s", "ettr", "slowdown",
+      "bus_bandwidth_GBps");
 }
 // The state column of a job larger than any pod it may run on: it never started.
 inline constexpr std::string_view REJECTED_STATE = "REJECTED";

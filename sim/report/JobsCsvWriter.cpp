@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace acmesim {
@@ -70,6 +71,7 @@ public:
   }
   CsvRows& seconds(double s) { return fixed(Fixed{s, 3}); } // milliseconds, "{:.3f}"
   CsvRows& ratio(double r) { return fixed(Fixed{r, 6}); }   // "{:.6f}"
+  CsvRows& gigabytes_per_s(double Bps) { return fixed(Fixed{Bps / 1e9, 3}); } // to the MB/s
   void end_row()
   {
     *room(1) = '\n';
@@ -118,10 +120,11 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
 {
   const auto& topology = *result.topology;
   const Run& run = *result.run;
-  // The columns in their declared order (JobsCsvColumns.hpp); with the network model the last,
-  // each job's training wall time over its reference time (docs/network.md).
+  // The columns in their declared order (JobsCsvColumns.hpp); with the network model the last two,
+  // each job's training wall time over its reference time and the bus bandwidth its ring got
+  // (docs/network.md).
   for (const JobsCsvColumn column : enum_values<JobsCsvColumn>())
-    if (column != JobsCsvColumn::Slowdown || network_on)
+    if (column < JobsCsvColumn::Slowdown || network_on)
       out << (column == JobsCsvColumn::JobName ? "" : ",") << to_string(column);
   out << '\n';
   CsvRows row(out);
@@ -170,6 +173,9 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
       row.comma();
       if (ran)
         row.ratio(run.statistics().slowdown(id));
+      row.comma();
+      if (const std::optional<double> bus = run.statistics().ring_bandwidth_Bps(id))
+        row.gigabytes_per_s(*bus);
     }
     row.end_row();
   }

@@ -109,6 +109,7 @@ struct TrainedAtSpeed {
   int gpus;
   double since;
   double slowdown;
+  double ring_Bps; // what its ring got per node while it sent (0: no ring)
 };
 // The network changed a training job's speed (its slowdown against the reference fabric).
 struct SpeedChanged {

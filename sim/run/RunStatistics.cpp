@@ -23,6 +23,13 @@ double RunStatistics::slowdown(JobId id) const
   return trained_[id].wall_s / trained_[id].reference_s;
 }
 
+std::optional<double> RunStatistics::ring_bandwidth_Bps(JobId id) const
+{
+  if (id >= trained_.size() || trained_[id].ring_s <= 0)
+    return std::nullopt;
+  return trained_[id].ring_bytes / trained_[id].ring_s;
+}
+
 void RunStatistics::on(const TrainedAtSpeed& c)
 {
   if (c.job >= trained_.size())
@@ -30,6 +37,10 @@ void RunStatistics::on(const TrainedAtSpeed& c)
   Trained& t = trained_[c.job];
   t.wall_s += c.now - c.since;
   t.reference_s += (c.now - c.since) / c.slowdown;
+  if (c.ring_Bps > 0) {
+    t.ring_s += c.now - c.since;
+    t.ring_bytes += (c.now - c.since) * c.ring_Bps;
+  }
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "sim/run/RunEvents.hpp"
 #include "sim/run/RunFigures.hpp"
 
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +27,9 @@ public:
   // A training job's slowdown over all its training: wall time over reference time (1 if it never
   // trained).
   double slowdown(JobId id) const;
+  // The bus bandwidth a training job's ring got while it sent, per node, time-weighted over the
+  // training it did with a ring (nullopt: it never trained on several nodes).
+  std::optional<double> ring_bandwidth_Bps(JobId id) const;
 
   using RunObserver::on;
   void on(const PhaseChanged& c) override;
@@ -47,6 +51,8 @@ private:
   struct Trained {
     double wall_s = 0;
     double reference_s = 0;
+    double ring_s = 0;     // wall time with a ring
+    double ring_bytes = 0; // the ring's rate over that time
   };
   // By job id, grown on demand: most GPU jobs train, so a table beats a hash map's lookups.
   std::vector<Trained> trained_; // empty until a job trains at a speed (the network model)

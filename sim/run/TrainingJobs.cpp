@@ -55,7 +55,7 @@ void TrainingJobs::enter_training(JobId id, TrainingState& t)
 {
   core_.holders.enter(id, JobPhase::Training, id);
   t.since = core_.now();
-  t.slowdown = speeds_.start(id);
+  t.speed = speeds_.start(id);
   arm_training(id, t);
 }
 
@@ -63,7 +63,7 @@ void TrainingJobs::arm_training(JobId id, const TrainingState& t)
 {
   const double work = core_.jobs.job(id).duration_s;
   const double target = t.plan ? std::min(work, t.next_checkpoint_s) : work;
-  core_.holders.arm(id, core_.now() + (target - t.progress_s) * t.slowdown);
+  core_.holders.arm(id, core_.now() + (target - t.progress_s) * t.speed.slowdown);
 }
 
 void TrainingJobs::account_training(JobId id, TrainingState& t)
@@ -72,22 +72,26 @@ void TrainingJobs::account_training(JobId id, TrainingState& t)
   if (speeds_.on()) {
     const Job& job = core_.jobs.job(id);
     const int gpus = std::min(job.gpus, core_.holders.allocation(id).gpus_held());
-    core_.events.publish(TrainedAtSpeed{now, id, gpus, t.since, t.slowdown});
+    core_.events.publish(TrainedAtSpeed{now, id, gpus, t.since, t.speed.slowdown, t.speed.ring_Bps});
   }
-  t.progress_s = std::min(t.progress_s + (now - t.since) / t.slowdown, core_.jobs.job(id).duration_s);
+  t.progress_s = std::min(t.progress_s + (now - t.since) / t.speed.slowdown, core_.jobs.job(id).duration_s);
   t.since = now;
 }
 
 void TrainingJobs::network_changed()
 {
-  for (const auto& [id, slowdown] : speeds_.slowdowns()) {
+  for (const auto& [id, speed] : speeds_.speeds()) {
     TrainingState& t = state_.at(id);
-    if (slowdown == t.slowdown)
+    if (speed.slowdown == t.speed.slowdown && speed.ring_Bps == t.speed.ring_Bps)
       continue;
     account_training(id, t);
-    core_.events.publish(SpeedChanged{core_.now(), id, t.slowdown, slowdown});
-    t.slowdown = slowdown;
-    arm_training(id, t);
+    // A rate that changes inside the overlap window changes what the ring got, not the step.
+    const bool slower_or_faster = speed.slowdown != t.speed.slowdown;
+    if (slower_or_faster)
+      core_.events.publish(SpeedChanged{core_.now(), id, t.speed.slowdown, speed.slowdown});
+    t.speed = speed;
+    if (slower_or_faster)
+      arm_training(id, t);
   }
 }
 

@@ -50,7 +50,7 @@ private:
   struct TrainingState {
     double progress_s = 0;        // seconds of useful work done, as of `since`
     double since = 0;             // while training: when progress_s was last brought up to date
-    double slowdown = 1;          // while training: wall seconds per second of useful work
+    TrainingSpeed speed;          // while training: wall seconds per second of useful work, ring rate
     double committed_s = 0;       // progress saved by the latest completed checkpoint
     double next_checkpoint_s = 0; // progress at which the next checkpoint is due
     std::optional<CheckpointPlan> plan; // jobs that checkpoint

@@ -58,10 +58,10 @@ TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
   return ring;
 }
 
-double TrainingSpeeds::start(JobId id)
+TrainingSpeed TrainingSpeeds::start(JobId id)
 {
   if (!on())
-    return 1;
+    return {};
   if (const auto it = rings_.find(id); it != rings_.end()) {
     if (!it->second.paused)
       throw std::logic_error("job " + std::to_string(id) + " starts training while its ring sends");
@@ -70,10 +70,10 @@ double TrainingSpeeds::start(JobId id)
     return alone(it->second);
   }
   const Ring ring = ring_of(id);
-  if (ring.traffic.burst.bytes() > 0) {
-    setup_.rings->open(id, core_.holders.allocation(id), ring.traffic);
-    rings_.emplace(id, ring);
-  }
+  if (ring.traffic.burst.bytes() <= 0)
+    return {at_rate(ring, ring.traffic.burst.peak_Bps).slowdown, 0};
+  setup_.rings->open(id, core_.holders.allocation(id), ring.traffic);
+  rings_.emplace(id, ring);
   return alone(ring);
 }
 
@@ -92,23 +92,23 @@ void TrainingSpeeds::stop(JobId id)
     setup_.rings->close(id);
 }
 
-std::vector<std::pair<JobId, double>> TrainingSpeeds::slowdowns() const
+std::vector<std::pair<JobId, TrainingSpeed>> TrainingSpeeds::speeds() const
 {
-  std::vector<std::pair<JobId, double>> out;
+  std::vector<std::pair<JobId, TrainingSpeed>> out;
   if (rings_.empty())
     return out;
   const std::map<JobId, double> rates = setup_.rings->sending_rates();
   out.reserve(rates.size());
   for (const auto& [id, rate] : rates)
-    out.emplace_back(id, slowdown(rings_.at(id), rate));
+    out.emplace_back(id, at_rate(rings_.at(id), rate));
   return out;
 }
 
-double TrainingSpeeds::slowdown(const Ring& ring, double rate_Bps)
+TrainingSpeed TrainingSpeeds::at_rate(const Ring& ring, double rate_Bps)
 {
-  return ring.traffic.burst.step_s(rate_Bps) / ring.reference_step_s;
+  return {ring.traffic.burst.step_s(rate_Bps) / ring.reference_step_s, rate_Bps};
 }
 
-double TrainingSpeeds::alone(const Ring& ring) { return slowdown(ring, ring.traffic.burst.peak_Bps); }
+TrainingSpeed TrainingSpeeds::alone(const Ring& ring) { return at_rate(ring, ring.traffic.burst.peak_Bps); }
 
 } // namespace acmesim

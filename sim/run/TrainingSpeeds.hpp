@@ -16,6 +16,13 @@
 
 namespace acmesim {
 
+// How fast a job trains: its slowdown against the reference fabric, and what its ring gets per
+// node on InfiniBand while it sends (0: no ring, a job on one node).
+struct TrainingSpeed {
+  double slowdown = 1;
+  double ring_Bps = 0;
+};
+
 struct SpeedSetup {
   const NetworkSpec* network = nullptr;     // nullptr or off: every job at its reference speed
   const CheckpointSpec* training = nullptr; // the training model: model sizes, FLOP rate, batch
@@ -28,15 +35,15 @@ public:
 
   bool on() const { return setup_.network && setup_.network->on(); }
   // The job starts training on the GPUs it holds: its ring (several nodes) goes on the platform,
-  // or sends again if it was paused. Returns its slowdown with the fabric to itself; contention
-  // shows in slowdowns() once the engine reports that sharing changed.
-  double start(JobId id);
+  // or sends again if it was paused. Returns its speed with the fabric to itself; contention
+  // shows in speeds() once the engine reports that sharing changed.
+  TrainingSpeed start(JobId id);
   // The job stops training for a while on the same GPUs (a checkpoint): its ring stays, idle.
   void pause(JobId id);
   // The job leaves its GPUs (a failure, its end): its ring, sending or paused, leaves the platform.
   void stop(JobId id);
-  // The slowdown of each job whose ring sends, by id, from what its ring gets now.
-  std::vector<std::pair<JobId, double>> slowdowns() const;
+  // The speed of each job whose ring sends, by id, from what its ring gets now.
+  std::vector<std::pair<JobId, TrainingSpeed>> speeds() const;
 
 private:
   // The job's traffic on its own fabric, and its step on the reference fabric.
@@ -47,8 +54,8 @@ private:
   };
   Ring ring_of(JobId id) const;
   // Its step at `rate_Bps` over its step on the reference fabric; alone: at its peak.
-  static double slowdown(const Ring& ring, double rate_Bps);
-  static double alone(const Ring& ring);
+  static TrainingSpeed at_rate(const Ring& ring, double rate_Bps);
+  static TrainingSpeed alone(const Ring& ring);
 
   RunCore core_;
   SpeedSetup setup_;

@@ -412,6 +412,9 @@ TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf upli
   CHECK(r.run->jobs().record(1).end_s == Approx(1000 * slowdown));
   CHECK(r.run->statistics().slowdown(0) == Approx(slowdown));
   CHECK(r.run->statistics().slowdown(1) == Approx(slowdown));
+  // jobs.csv's bus bandwidth: what each ring got while it sent, all along.
+  CHECK(r.run->statistics().ring_bandwidth_Bps(0).value() == Approx(got));
+  CHECK(r.run->statistics().ring_bandwidth_Bps(1).value() == Approx(got));
   // 32 GPUs x 1000 s of work; the rest is communication.
   CHECK(r.run->ledger().gpu_seconds(GpuState::Communication) == Approx(32 * 1000 * (slowdown - 1)));
 }
@@ -476,6 +479,8 @@ TEST_CASE("network: a job whose nodes share one leaf keeps its speed while anoth
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
   CHECK(r.run->jobs().record(0).end_s == Approx(500));
   CHECK(r.run->statistics().slowdown(0) == Approx(1));
+  CHECK(r.run->statistics().ring_bandwidth_Bps(0).value() == Approx(TINY_NIC_Bps * LONE_SHARE));
+  CHECK(r.run->statistics().ring_bandwidth_Bps(1).value() == Approx(0.97 * TINY_NIC_Bps / 2 / 1.05));
 }
 
 // ---- 4. A checkpoint upload on a NIC shared with storage slows training during the write ----
@@ -589,6 +594,7 @@ TEST_CASE("network: a single-node job opens no ring: NICs, their bandwidth and a
   REQUIRE(r.run->jobs().record(1).outcome == JobOutcome::Ended);
   CHECK(r.run->jobs().record(1).end_s == Approx(1000));
   CHECK(r.run->statistics().slowdown(1) == 1);
+  CHECK_FALSE(r.run->statistics().ring_bandwidth_Bps(1).has_value()); // one node: no ring, no bus bandwidth
   // Job 0 (the control: the reference is applied): its ring moves 24e6 bytes a step at
   // 8e6 x 0.97/1.05 here against 100e9 x 0.97/1.05 on the reference:
   // (1 + 2.333e-4 + 3.24742) / (1 + 2.333e-4 + 2.598e-4) = 4.24766 / 1.00049 = 4.24556; alone it asks
