@@ -2,7 +2,16 @@
 
 #include <csignal>
 
+// GCC says it builds with AddressSanitizer by __SANITIZE_ADDRESS__, clang by __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define ACMESIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ACMESIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+
+#if defined(ACMESIM_ADDRESS_SANITIZER)
 // Built with AddressSanitizer (scripts/test.sh --sanitize): the embedded Python interpreter of
 // Python scheduler policies is never finalised, and CPython keeps allocations to the end by
 // design, so LeakSanitizer is told to pass over what libpython allocated, and only that.
