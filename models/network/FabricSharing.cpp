@@ -8,11 +8,9 @@ namespace acmesim {
 
 namespace {
 
-constexpr double INF = std::numeric_limits<double>::infinity();
-
 // A flow that never stops, at `rate_Bps`: a step of one second whatever it gets (its bytes hide
 // behind a window longer than any), all of which it spends sending.
-Burst steady(double rate_Bps)
+Burst steady_sender(double rate_Bps)
 {
   Burst b;
   b.base_s = 1;
@@ -22,94 +20,174 @@ Burst steady(double rate_Bps)
   return b;
 }
 
-// Which rings use each link, and with how many flows.
-struct LinkUser {
-  std::size_t ring;
-  std::size_t use; // index into the ring's links
-};
+} // namespace
 
-// What each ring's flows get on each of its links (by ring, then by use), each ring at most
-// `limit(ring, use)` (what the rest of its path allows).
-template <class Limit>
-std::vector<std::vector<double>> solve_links(std::span<const SharedLink> links, std::span<const RingOnLinks> rings,
-                                             const std::vector<std::vector<LinkUser>>& users, PhaseAlignment alignment,
-                                             Limit limit)
+std::size_t FabricShares::add_link(double capacity_Bps)
 {
-  std::vector<std::vector<double>> got(rings.size());
-  for (std::size_t r = 0; r < rings.size(); ++r)
-    got[r].assign(rings[r].links.size(), INF);
-  std::vector<Burst> senders;
-  for (std::size_t l = 0; l < links.size(); ++l) {
-    if (users[l].empty())
-      continue;
-    senders.clear();
-    for (const LinkUser& u : users[l]) {
-      const RingOnLinks& ring = rings[u.ring];
-      const double k = ring.links[u.use].flows;
-      Burst b = ring.burst;
-      b.critical_bytes *= k;
-      b.hidden_bytes *= k;
-      b.peak_Bps = k * limit(u.ring, u.use);
-      senders.push_back(b);
-    }
-    for (const double rate : links[l].steady_Bps)
-      if (rate > 0)
-        senders.push_back(steady(rate));
-    const std::vector<double> rates = burst_rates(senders, links[l].capacity_Bps, alignment);
-    for (std::size_t i = 0; i < users[l].size(); ++i) {
-      const LinkUser& u = users[l][i];
-      got[u.ring][u.use] = rates[i] / rings[u.ring].links[u.use].flows;
-    }
-  }
-  return got;
+  if (!(capacity_Bps > 0))
+    throw std::invalid_argument("fabric: a link needs a capacity > 0");
+  links_.push_back(Link{capacity_Bps, {}, {}, false});
+  return links_.size() - 1;
 }
 
-} // namespace
+void FabricShares::mark(std::size_t link)
+{
+  if (!links_[link].dirty) {
+    links_[link].dirty = true;
+    dirty_.push_back(link);
+  }
+}
+
+double FabricShares::alone_on(const Ring& ring, const LinkUse& use) const
+{
+  const Link& link = links_[use.link];
+  std::vector<double> peaks{use.flows * ring.burst.peak_Bps};
+  peaks.insert(peaks.end(), link.steady.begin(), link.steady.end());
+  return max_min_share(peaks, 0, link.capacity_Bps) / use.flows;
+}
+
+void FabricShares::find_least(Ring& ring)
+{
+  ring.least = ring.second = ring.burst.peak_Bps;
+  ring.least_use = ring.uses.size(); // none: the peak
+  for (std::size_t u = 0; u < ring.uses.size(); ++u) {
+    if (ring.alone[u] < ring.least) {
+      ring.second = ring.least;
+      ring.least = ring.alone[u];
+      ring.least_use = u;
+    } else if (ring.alone[u] < ring.second) {
+      ring.second = ring.alone[u];
+    }
+  }
+}
+
+void FabricShares::set_steady(std::size_t link, std::span<const double> steady_Bps)
+{
+  Link& l = links_.at(link);
+  if (std::equal(l.steady.begin(), l.steady.end(), steady_Bps.begin(), steady_Bps.end()))
+    return;
+  l.steady.assign(steady_Bps.begin(), steady_Bps.end());
+  mark(link);
+  // What the rings here get alone changed, and with it their peaks on their other links.
+  for (const Link::User& user : l.users) {
+    Ring& ring = rings_.at(user.ring);
+    ring.alone[user.use] = alone_on(ring, ring.uses[user.use]);
+    const double least = ring.least, second = ring.second;
+    find_least(ring);
+    if (ring.least == least && ring.second == second)
+      continue; // no other link's peak for it moved
+    for (const LinkUse& use : ring.uses)
+      mark(use.link);
+  }
+}
+
+void FabricShares::add_ring(RingKey key, const Burst& burst, std::vector<LinkUse> uses)
+{
+  if (!(burst.peak_Bps > 0))
+    throw std::invalid_argument("fabric: a ring needs a peak rate > 0");
+  for (const LinkUse& use : uses)
+    if (use.link >= links_.size() || use.flows < 1)
+      throw std::invalid_argument("fabric: a ring uses a link that is not given, or no flow of it");
+  const auto [it, added] = rings_.try_emplace(key);
+  if (!added)
+    throw std::logic_error("fabric: a ring is added twice");
+  Ring& ring = it->second;
+  ring.burst = burst;
+  ring.uses = std::move(uses);
+  ring.got.assign(ring.uses.size(), burst.peak_Bps);
+  ring.rate_Bps = burst.peak_Bps;
+  for (std::size_t u = 0; u < ring.uses.size(); ++u) {
+    ring.alone.push_back(alone_on(ring, ring.uses[u]));
+    links_[ring.uses[u].link].users.push_back(Link::User{key, u});
+    mark(ring.uses[u].link);
+  }
+  find_least(ring);
+  order_.push_back(key);
+}
+
+void FabricShares::remove_ring(RingKey key)
+{
+  const auto it = rings_.find(key);
+  if (it == rings_.end())
+    return;
+  for (const LinkUse& use : it->second.uses) {
+    std::erase_if(links_[use.link].users, [key](const Link::User& user) { return user.ring == key; });
+    mark(use.link);
+  }
+  rings_.erase(it);
+  std::erase(order_, key);
+}
+
+void FabricShares::solve_link(std::size_t l, std::vector<RingKey>& touched)
+{
+  const Link& link = links_[l];
+  if (link.users.empty())
+    return;
+  senders_.clear();
+  for (const Link::User& user : link.users) {
+    const Ring& ring = rings_.at(user.ring);
+    const double elsewhere = user.use == ring.least_use ? ring.second : ring.least;
+    const double k = ring.uses[user.use].flows;
+    Burst b = ring.burst;
+    b.critical_bytes *= k;
+    b.hidden_bytes *= k;
+    b.peak_Bps = k * elsewhere;
+    senders_.push_back(b);
+  }
+  for (const double rate : link.steady)
+    if (rate > 0)
+      senders_.push_back(steady_sender(rate));
+  // Most links carry one ring and nothing else (a job's own node cables): it gets what it can.
+  const std::vector<double> rates = senders_.size() == 1
+                                        ? std::vector<double>{std::min(senders_[0].peak_Bps, link.capacity_Bps)}
+                                        : burst_rates(senders_, link.capacity_Bps, alignment_);
+  for (std::size_t i = 0; i < link.users.size(); ++i) {
+    const Link::User& user = link.users[i];
+    Ring& ring = rings_.at(user.ring);
+    ring.got[user.use] = rates[i] / ring.uses[user.use].flows;
+    if (!ring.touched) {
+      ring.touched = true;
+      touched.push_back(user.ring);
+    }
+  }
+}
+
+void FabricShares::solve()
+{
+  if (dirty_.empty())
+    return;
+  std::vector<RingKey> touched;
+  for (const std::size_t l : dirty_) {
+    links_[l].dirty = false;
+    solve_link(l, touched);
+  }
+  dirty_.clear();
+  for (const RingKey key : touched) {
+    Ring& ring = rings_.at(key);
+    ring.touched = false;
+    ring.rate_Bps = ring.burst.peak_Bps;
+    for (const double got : ring.got)
+      ring.rate_Bps = std::min(ring.rate_Bps, got);
+  }
+}
+
+double FabricShares::rate_Bps(RingKey key)
+{
+  solve();
+  return rings_.at(key).rate_Bps;
+}
 
 std::vector<double> ring_rates(std::span<const SharedLink> links, std::span<const RingOnLinks> rings,
                                PhaseAlignment alignment)
 {
-  std::vector<std::vector<LinkUser>> users(links.size());
-  for (std::size_t r = 0; r < rings.size(); ++r) {
-    if (!(rings[r].burst.peak_Bps > 0))
-      throw std::invalid_argument("ring_rates: a ring needs a peak rate > 0");
-    for (std::size_t u = 0; u < rings[r].links.size(); ++u) {
-      const RingOnLinks::Use& use = rings[r].links[u];
-      if (use.link >= links.size() || use.flows < 1)
-        throw std::invalid_argument("ring_rates: a ring uses a link that is not given, or no flow of it");
-      users[use.link].push_back(LinkUser{r, u});
-    }
-  }
+  FabricShares shares(alignment);
   for (const SharedLink& link : links)
-    if (!(link.capacity_Bps > 0))
-      throw std::invalid_argument("ring_rates: a link needs a capacity > 0");
-
-  // What each ring gets on each of its links with no other ring there (the link's capacity and
-  // its steady flows): the most it can send anywhere else while one link is shared.
-  std::vector<std::vector<double>> alone(rings.size());
+    shares.set_steady(shares.add_link(link.capacity_Bps), link.steady_Bps);
   for (std::size_t r = 0; r < rings.size(); ++r)
-    for (const RingOnLinks::Use& use : rings[r].links) {
-      const SharedLink& link = links[use.link];
-      std::vector<double> peaks{use.flows * rings[r].burst.peak_Bps};
-      peaks.insert(peaks.end(), link.steady_Bps.begin(), link.steady_Bps.end());
-      alone[r].push_back(max_min_share(peaks, 0, link.capacity_Bps) / use.flows);
-    }
-  // Only capacities limit a ring's peak on the other links, not the other rings: a rival's bursts
-  // leave every link the two share at the same moments.
-  const auto elsewhere = [&](std::size_t r, std::size_t use) {
-    double least = rings[r].burst.peak_Bps;
-    for (std::size_t u = 0; u < alone[r].size(); ++u)
-      if (u != use)
-        least = std::min(least, alone[r][u]);
-    return least;
-  };
-  const std::vector<std::vector<double>> got = solve_links(links, rings, users, alignment, elsewhere);
-  std::vector<double> rates(rings.size());
-  for (std::size_t r = 0; r < rings.size(); ++r) {
-    rates[r] = rings[r].burst.peak_Bps;
-    for (const double on_link : got[r])
-      rates[r] = std::min(rates[r], on_link);
-  }
+    shares.add_ring(r, rings[r].burst, rings[r].links);
+  std::vector<double> rates;
+  for (std::size_t r = 0; r < rings.size(); ++r)
+    rates.push_back(shares.rate_Bps(r));
   return rates;
 }
 

@@ -34,7 +34,6 @@ constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
 
 struct PlatformRings::Impl {
   const Platform* platform;
-  PhaseAlignment phases;
   std::function<void()> changed;
   FlowStart started;
   struct Flow {
@@ -44,23 +43,28 @@ struct PlatformRings::Impl {
   struct Ring {
     std::vector<Flow> flows;
     Burst burst;
-    std::vector<RingOnLinks::Use> links; // the links its flows cross, with how many of them
+    std::vector<LinkUse> links; // the links its flows cross, with how many of them
     bool paused = false;
   };
   std::map<JobId, Ring> rings;
+  // What the rings get while they send, over the links they have crossed.
+  FabricShares shares;
+  std::unordered_map<const sg4::Link*, std::size_t> link_index; // into the shares' links
   // Flows of the other services while they run: their rates load the links the rings cross.
   struct OtherFlow {
     sg4::CommPtr comm;
     const Action* action;
-    const std::vector<const sg4::Link*>* route;
+    std::vector<std::size_t> links; // its route, as links of the shares
   };
   std::vector<OtherFlow> others;
   RouteCache<const sg4::Link*> routes{[](const sg4::Link* link) { return std::optional<const sg4::Link*>(link); }};
-  // The links rings have crossed, each with an index into `capacities` (what one flow alone gets).
-  std::unordered_map<const sg4::Link*, std::size_t> link_index;
-  std::vector<double> capacities;
+  // Links with steady flows at the last look, and the rates found on each (scratch, by link).
+  std::vector<std::size_t> loaded;
+  std::vector<std::vector<double>> steady;
   RetiredComms retired;
   StartedActions actions;
+
+  explicit Impl(PhaseAlignment phases) : shares(phases) {}
 
   Flow start_flow(sg4::Host* from, sg4::Host* to, double bound_Bps) const
   {
@@ -76,31 +80,61 @@ struct PlatformRings::Impl {
 
   std::size_t index_of(const sg4::Link* link)
   {
-    const auto [it, added] = link_index.try_emplace(link, capacities.size());
-    if (added)
-      capacities.push_back(link->get_bandwidth() * acmesim::lone_flow_share());
+    const auto [it, added] = link_index.try_emplace(link, shares.link_count());
+    if (added) {
+      shares.add_link(link->get_bandwidth() * acmesim::lone_flow_share());
+      steady.emplace_back();
+    }
     return it->second;
   }
 
   // The links of a ring's flows, each once, with the number of its flows crossing it.
-  std::vector<RingOnLinks::Use> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
+  std::vector<LinkUse> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
   {
     std::map<std::size_t, int> count;
     for (const auto& [from, to] : hops)
       for (const sg4::Link* link : routes.route(from, to))
         ++count[index_of(link)];
-    std::vector<RingOnLinks::Use> uses;
+    std::vector<LinkUse> uses;
     for (const auto& [link, flows] : count)
-      uses.push_back(RingOnLinks::Use{link, flows});
+      uses.push_back(LinkUse{link, flows});
     return uses;
+  }
+
+  std::vector<std::size_t> links_of(const std::vector<const sg4::Link*>& route)
+  {
+    std::vector<std::size_t> out;
+    for (const sg4::Link* link : route)
+      out.push_back(index_of(link));
+    return out;
+  }
+
+  // Hands the shares the other flows' rates on the rings' links, where they changed.
+  void update_steady()
+  {
+    std::erase_if(others, [](const OtherFlow& flow) { return flow.comm->get_state() != sg4::Activity::State::STARTED; });
+    std::vector<std::size_t> now_loaded;
+    for (const OtherFlow& flow : others)
+      for (const std::size_t l : flow.links) {
+        if (steady[l].empty())
+          now_loaded.push_back(l);
+        steady[l].push_back(flow.action->get_rate());
+      }
+    for (const std::size_t l : loaded)
+      if (steady[l].empty())
+        shares.set_steady(l, {});
+    for (const std::size_t l : now_loaded) {
+      shares.set_steady(l, steady[l]);
+      steady[l].clear();
+    }
+    loaded = std::move(now_loaded);
   }
 };
 
 PlatformRings::PlatformRings(const Platform& platform, PhaseAlignment phases, std::function<void()> changed)
-    : impl_(std::make_unique<Impl>())
+    : impl_(std::make_unique<Impl>(phases))
 {
   impl_->platform = &platform;
-  impl_->phases = phases;
   impl_->changed = std::move(changed);
 }
 
@@ -110,7 +144,7 @@ void PlatformRings::watch_flow_starts(FlowStart started) { impl_->started = std:
 
 void PlatformRings::other_flow_started(const StartedFlow& flow)
 {
-  impl_->others.push_back(Impl::OtherFlow{flow.comm, flow.action, &impl_->routes.route(flow.from, flow.to)});
+  impl_->others.push_back(Impl::OtherFlow{flow.comm, flow.action, impl_->links_of(impl_->routes.route(flow.from, flow.to))});
 }
 
 void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraffic& traffic)
@@ -131,6 +165,7 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
     hops.emplace_back(from, to);
   }
   ring.links = impl_->links_of(hops);
+  impl_->shares.add_ring(job, ring.burst, ring.links);
   impl_->changed();
 }
 
@@ -139,6 +174,7 @@ void PlatformRings::close(JobId job)
   const auto it = impl_->rings.find(job);
   if (it == impl_->rings.end())
     return;
+  impl_->shares.remove_ring(job);
   for (auto& flow : it->second.flows) {
     flow.comm->cancel();
     impl_->retired.add(std::move(flow.comm));
@@ -153,6 +189,7 @@ void PlatformRings::pause(JobId job)
 {
   Impl::Ring& ring = impl_->rings.at(job);
   ring.paused = true;
+  impl_->shares.remove_ring(job);
   for (auto& flow : ring.flows)
     flow.action->suspend();
   impl_->changed();
@@ -162,6 +199,7 @@ void PlatformRings::resume(JobId job)
 {
   Impl::Ring& ring = impl_->rings.at(job);
   ring.paused = false;
+  impl_->shares.add_ring(job, ring.burst, ring.links);
   for (auto& flow : ring.flows)
     flow.action->resume();
   impl_->changed();
@@ -169,31 +207,13 @@ void PlatformRings::resume(JobId job)
 
 std::map<JobId, double> PlatformRings::sending_rates() const
 {
-  std::vector<JobId> jobs;
-  std::vector<RingOnLinks> sending;
-  for (const auto& [job, ring] : impl_->rings) {
-    if (ring.paused)
-      continue;
-    for (const auto& flow : ring.flows)
+  impl_->update_steady();
+  std::map<JobId, double> out;
+  impl_->shares.for_each_rate([&](FabricShares::RingKey job, double rate) { out.emplace(job, rate); });
+  for (const auto& [job, rate] : out)
+    for (const auto& flow : impl_->rings.at(job).flows)
       if (flow.comm->get_state() != sg4::Activity::State::STARTED)
         throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
-    jobs.push_back(job);
-    sending.push_back(RingOnLinks{ring.burst, ring.links});
-  }
-  std::vector<SharedLink> links(impl_->capacities.size());
-  for (std::size_t l = 0; l < links.size(); ++l)
-    links[l].capacity_Bps = impl_->capacities[l];
-  std::erase_if(impl_->others, [](const Impl::OtherFlow& flow) {
-    return flow.comm->get_state() != sg4::Activity::State::STARTED;
-  });
-  for (const Impl::OtherFlow& flow : impl_->others)
-    for (const sg4::Link* link : *flow.route)
-      if (const auto it = impl_->link_index.find(link); it != impl_->link_index.end())
-        links[it->second].steady_Bps.push_back(flow.action->get_rate());
-  const std::vector<double> rates = ring_rates(links, sending, impl_->phases);
-  std::map<JobId, double> out;
-  for (std::size_t i = 0; i < jobs.size(); ++i)
-    out.emplace(jobs[i], rates[i]);
   return out;
 }
 

@@ -23,7 +23,7 @@ Burst exposed(double compute_s, double seconds_alone, double peak = 1)
   return b;
 }
 
-RingOnLinks ring(const Burst& burst, std::vector<RingOnLinks::Use> links) { return RingOnLinks{burst, std::move(links)}; }
+RingOnLinks ring(const Burst& burst, std::vector<LinkUse> links) { return RingOnLinks{burst, std::move(links)}; }
 
 } // namespace
 
@@ -100,4 +100,57 @@ TEST_CASE("fabric: a ring without a peak, or a link it uses that is not given, i
                   std::invalid_argument);
   CHECK_THROWS_AS(ring_rates(links, std::vector<RingOnLinks>{ring(exposed(1, 1), {{0, 0}})}, PhaseAlignment::Random),
                   std::invalid_argument);
+}
+
+TEST_CASE("fabric: solved again only where rings or steady flows changed, the rates are those of a fresh solve")
+{
+  // Three links, three rings; rings come and go and a storage flow starts and stops, and after
+  // each change every rate equals what a new FabricShares finds from scratch.
+  const std::vector<double> capacities{1.0, 0.6, 2.0};
+  const std::vector<Burst> bursts{exposed(1, 1, 1.5), exposed(2, 1), exposed(0.5, 0.25, 0.8)};
+  const std::vector<std::vector<LinkUse>> uses{{{0, 1}, {1, 1}}, {{0, 2}, {2, 1}}, {{1, 1}, {2, 1}}};
+  FabricShares shares(PhaseAlignment::Random);
+  for (const double c : capacities)
+    shares.add_link(c);
+  std::vector<double> steady(capacities.size(), 0);
+  std::vector<bool> present(bursts.size(), false);
+  const auto check = [&] {
+    FabricShares fresh(PhaseAlignment::Random);
+    for (std::size_t l = 0; l < capacities.size(); ++l) {
+      fresh.add_link(capacities[l]);
+      if (steady[l] > 0)
+        fresh.set_steady(l, std::vector<double>{steady[l]});
+    }
+    for (std::size_t r = 0; r < bursts.size(); ++r)
+      if (present[r])
+        fresh.add_ring(r, bursts[r], uses[r]);
+    for (std::size_t r = 0; r < bursts.size(); ++r)
+      if (present[r])
+        CHECK(shares.rate_Bps(r) == Approx(fresh.rate_Bps(r)).epsilon(1e-9));
+  };
+  const auto toggle = [&](std::size_t r) {
+    if (present[r])
+      shares.remove_ring(r);
+    else
+      shares.add_ring(r, bursts[r], uses[r]);
+    present[r] = !present[r];
+    check();
+  };
+  const auto load = [&](std::size_t l, double rate) {
+    steady[l] = rate;
+    shares.set_steady(l, rate > 0 ? std::vector<double>{rate} : std::vector<double>{});
+    check();
+  };
+  toggle(0);
+  toggle(1);
+  toggle(2);
+  load(1, 0.4);
+  toggle(0);
+  load(0, 0.3);
+  toggle(0);
+  load(1, 0);
+  toggle(1);
+  toggle(2);
+  load(2, 1.5);
+  toggle(1);
 }
