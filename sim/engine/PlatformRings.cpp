@@ -11,13 +11,11 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include <algorithm>
-#include <limits>
 #include <map>
 #include <optional>
-#include <unordered_map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace acmesim {
@@ -205,7 +203,7 @@ void PlatformRings::resume(JobId job)
   impl_->changed();
 }
 
-std::map<JobId, double> PlatformRings::sending_rates() const
+std::map<JobId, double> PlatformRings::sending_rates()
 {
   impl_->update_steady();
   std::map<JobId, double> out;

@@ -34,7 +34,7 @@ public:
   // A paused ring's flows are suspended: SimGrid keeps them, with their bounds, out of sharing.
   void pause(JobId job) override;
   void resume(JobId job) override;
-  std::map<JobId, double> sending_rates() const override;
+  std::map<JobId, double> sending_rates() override;
   double lone_flow_share() const override;
   // Rings still open (none once every job has ended).
   std::size_t open_rings() const;

@@ -2,9 +2,8 @@
 // How fast each training job runs, relative to its recorded (reference) speed (docs/network.md):
 // its step at the InfiniBand rate its ring gets while it sends (its own NICs, or what the fabric
 // and the other rings' bursts leave it) over its step on the reference fabric. One rule, whatever
-// limits the rate. Owns each training job's network state
-// and its ring while it trains. With the network model off every job runs at speed 1 and nothing
-// goes on the platform. Engine-free.
+// limits the rate. Owns each training job's network state and its ring while it trains. With the
+// network model off every job runs at speed 1 and nothing goes on the platform. Engine-free.
 #include "models/checkpoint/CheckpointSpec.hpp"
 #include "models/network/NetworkSpec.hpp"
 #include "sim/run/RingService.hpp"

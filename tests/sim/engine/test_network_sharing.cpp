@@ -56,7 +56,7 @@ RingTraffic always_sending()
   return t;
 }
 
-double rate_of(const PlatformRings& rings, JobId job) { return rings.sending_rates().at(job); }
+double rate_of(PlatformRings& rings, JobId job) { return rings.sending_rates().at(job); }
 
 // The engine, flow-model settings, platform and rings that run_simulation sets up, without a run:
 // the tests open and close rings from kernel timers (as the run does) and read rates in later
