@@ -38,7 +38,7 @@ void FabricShares::mark(std::size_t link)
   }
 }
 
-double FabricShares::alone_on(const Ring& ring, const LinkUse& use) const
+double FabricShares::alone_on(const Ring& ring, const RingLink& use) const
 {
   const Link& link = links_[use.link];
   std::vector<double> peaks{use.flows * ring.burst.peak_Bps};
@@ -76,16 +76,16 @@ void FabricShares::set_steady(std::size_t link, std::span<const double> steady_B
     find_least(ring);
     if (ring.least == least && ring.second == second)
       continue; // no other link's peak for it moved
-    for (const LinkUse& use : ring.uses)
+    for (const RingLink& use : ring.uses)
       mark(use.link);
   }
 }
 
-void FabricShares::add_ring(RingKey key, const Burst& burst, std::vector<LinkUse> uses)
+void FabricShares::add_ring(RingKey key, const Burst& burst, std::vector<RingLink> uses)
 {
   if (!(burst.peak_Bps > 0))
     throw std::invalid_argument("fabric: a ring needs a peak rate > 0");
-  for (const LinkUse& use : uses)
+  for (const RingLink& use : uses)
     if (use.link >= links_.size() || use.flows < 1)
       throw std::invalid_argument("fabric: a ring uses a link that is not given, or no flow of it");
   const auto [it, added] = rings_.try_emplace(key);
@@ -110,7 +110,7 @@ void FabricShares::remove_ring(RingKey key)
   const auto it = rings_.find(key);
   if (it == rings_.end())
     return;
-  for (const LinkUse& use : it->second.uses) {
+  for (const RingLink& use : it->second.uses) {
     std::erase_if(links_[use.link].users, [key](const Link::User& user) { return user.ring == key; });
     mark(use.link);
   }

@@ -23,7 +23,7 @@
 namespace acmesim {
 
 // One ring's use of a link.
-struct LinkUse {
+struct RingLink {
   std::size_t link = 0; // index given by FabricShares::add_link
   int flows = 1;        // flows of the ring on it
 };
@@ -43,7 +43,7 @@ public:
 
   // A ring starts sending: its burst per flow (the bytes one flow carries a step; peak: what a
   // flow gets with the fabric to itself) and the links its flows cross.
-  void add_ring(RingKey key, const Burst& burst, std::vector<LinkUse> uses);
+  void add_ring(RingKey key, const Burst& burst, std::vector<RingLink> uses);
   void remove_ring(RingKey key);
   bool has_ring(RingKey key) const { return rings_.contains(key); }
 
@@ -70,7 +70,7 @@ private:
   };
   struct Ring {
     Burst burst;
-    std::vector<LinkUse> uses;
+    std::vector<RingLink> uses;
     std::vector<double> alone; // per use: what it gets there with no other ring
     // The two least of `alone` and the peak, and the use of the least: a ring's peak on a link is
     // the least over its other links.
@@ -82,7 +82,7 @@ private:
   };
 
   void mark(std::size_t link);
-  double alone_on(const Ring& ring, const LinkUse& use) const;
+  double alone_on(const Ring& ring, const RingLink& use) const;
   static void find_least(Ring& ring);
   // Solves one link; the rings on it go into `touched`.
   void solve_link(std::size_t link, std::vector<RingKey>& touched);
@@ -99,7 +99,7 @@ private:
 // One ring over given links, for a one-off solve.
 struct RingOnLinks {
   Burst burst;
-  std::vector<LinkUse> links;
+  std::vector<RingLink> links;
 };
 // One link direction, for a one-off solve.
 struct SharedLink {

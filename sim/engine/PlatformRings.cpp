@@ -41,7 +41,7 @@ struct PlatformRings::Impl {
   struct Ring {
     std::vector<Flow> flows;
     Burst burst;
-    std::vector<LinkUse> links; // the links its flows cross, with how many of them
+    std::vector<RingLink> links; // the links its flows cross, with how many of them
     bool paused = false;
   };
   std::map<JobId, Ring> rings;
@@ -87,15 +87,15 @@ struct PlatformRings::Impl {
   }
 
   // The links of a ring's flows, each once, with the number of its flows crossing it.
-  std::vector<LinkUse> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
+  std::vector<RingLink> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
   {
     std::map<std::size_t, int> count;
     for (const auto& [from, to] : hops)
       for (const sg4::Link* link : routes.route(from, to))
         ++count[index_of(link)];
-    std::vector<LinkUse> uses;
+    std::vector<RingLink> uses;
     for (const auto& [link, flows] : count)
-      uses.push_back(LinkUse{link, flows});
+      uses.push_back(RingLink{link, flows});
     return uses;
   }
 

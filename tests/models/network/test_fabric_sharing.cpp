@@ -23,7 +23,7 @@ Burst exposed(double compute_s, double seconds_alone, double peak = 1)
   return b;
 }
 
-RingOnLinks ring(const Burst& burst, std::vector<LinkUse> links) { return RingOnLinks{burst, std::move(links)}; }
+RingOnLinks ring(const Burst& burst, std::vector<RingLink> links) { return RingOnLinks{burst, std::move(links)}; }
 
 } // namespace
 
@@ -108,7 +108,7 @@ TEST_CASE("fabric: solved again only where rings or steady flows changed, the ra
   // each change every rate equals what a new FabricShares finds from scratch.
   const std::vector<double> capacities{1.0, 0.6, 2.0};
   const std::vector<Burst> bursts{exposed(1, 1, 1.5), exposed(2, 1), exposed(0.5, 0.25, 0.8)};
-  const std::vector<std::vector<LinkUse>> uses{{{0, 1}, {1, 1}}, {{0, 2}, {2, 1}}, {{1, 1}, {2, 1}}};
+  const std::vector<std::vector<RingLink>> uses{{{0, 1}, {1, 1}}, {{0, 2}, {2, 1}}, {{1, 1}, {2, 1}}};
   FabricShares shares(PhaseAlignment::Random);
   for (const double c : capacities)
     shares.add_link(c);
