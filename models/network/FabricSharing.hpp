@@ -39,13 +39,11 @@ public:
   std::size_t link_count() const { return links_.size(); }
   // The other flows on the link (storage transfers), which send all the time, at these rates.
   void set_steady(std::size_t link, std::span<const double> steady_Bps);
-  const std::vector<double>& steady(std::size_t link) const { return links_.at(link).steady; }
 
   // A ring starts sending: its burst per flow (the bytes one flow carries a step; peak: what a
   // flow gets with the fabric to itself) and the links its flows cross.
   void add_ring(RingKey key, const Burst& burst, std::vector<RingLink> uses);
   void remove_ring(RingKey key);
-  bool has_ring(RingKey key) const { return rings_.contains(key); }
 
   // What the ring's flows get while they send, with everything solved that changed.
   double rate_Bps(RingKey key);

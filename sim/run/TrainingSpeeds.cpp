@@ -71,7 +71,7 @@ TrainingSpeed TrainingSpeeds::start(JobId id)
   }
   const Ring ring = ring_of(id);
   if (ring.traffic.burst.bytes() <= 0)
-    return {at_rate(ring, ring.traffic.burst.peak_Bps).slowdown, 0};
+    return {alone(ring).slowdown, 0}; // one node: no ring, no bus bandwidth
   setup_.rings->open(id, core_.holders.allocation(id), ring.traffic);
   rings_.emplace(id, ring);
   return alone(ring);

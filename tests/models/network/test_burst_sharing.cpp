@@ -1,6 +1,7 @@
 // Bursts on one link, against values worked out by hand and against an explicit simulation of
 // periodic bursts. Capacities are in units of the link (1), times in seconds.
 #include "models/network/BurstSharing.hpp"
+#include "tests/support/Bursts.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,19 +12,9 @@
 #include <vector>
 
 using namespace acmesim;
+using acmesim::testing::exposed;
 
 namespace {
-
-// A job that computes for `compute_s`, then sends `seconds_alone` worth of the link's capacity
-// on its critical path: the shape of a communication-heavy job that hides nothing.
-Burst exposed(double compute_s, double seconds_alone, double peak = 1)
-{
-  Burst b;
-  b.base_s = compute_s;
-  b.critical_bytes = seconds_alone;
-  b.peak_Bps = peak;
-  return b;
-}
 
 // A job whose step is `period_s` whatever it gets: its `seconds_alone` of traffic hides behind a
 // window as long as the step.

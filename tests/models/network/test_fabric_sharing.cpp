@@ -1,6 +1,7 @@
 // Rings over several links, against values worked out by hand. Capacities are in units of a
 // link (1 unless said), times in seconds.
 #include "models/network/FabricSharing.hpp"
+#include "tests/support/Bursts.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -9,19 +10,9 @@
 #include <vector>
 
 using namespace acmesim;
+using acmesim::testing::exposed;
 
 namespace {
-
-// A ring that computes `compute_s` a step, then sends `seconds_alone` worth of a unit link on its
-// critical path, at most `peak`.
-Burst exposed(double compute_s, double seconds_alone, double peak = 1)
-{
-  Burst b;
-  b.base_s = compute_s;
-  b.critical_bytes = seconds_alone;
-  b.peak_Bps = peak;
-  return b;
-}
 
 RingOnLinks ring(const Burst& burst, std::vector<RingLink> links) { return RingOnLinks{burst, std::move(links)}; }
 
