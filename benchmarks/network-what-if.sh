@@ -31,11 +31,15 @@ variants=(
   "kalos spread, 4:1, nothing hidden|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.dp_overlap=0"
   "kalos spread, 4:1, nothing hidden, aligned phases|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.dp_overlap=0 --set network.phases=aligned"
   "kalos spread, 4:1, nothing hidden, interleaved phases|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.dp_overlap=0 --set network.phases=interleaved"
+  "kalos spread, 4:1, ZeRO-3|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.data_parallel=zero"
+  "kalos spread, 4:1, experts (EP 8)|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.expert_parallel=8"
   "kalos network off|$kalos --set network.model=off"
   "seren sync checkpoints|$seren --set checkpoint.mode=sync"
   "seren async checkpoints|$seren --set checkpoint.mode=async"
   "seren async, network off|$seren --set checkpoint.mode=async --set network.model=off"
   "seren with 4 NICs (timed on 1)|$seren --set cluster.compute_nics=4 --set cluster.fabric.spine_radix=64 --set network.reference.seren.compute_nics=1"
+  "seren experts (EP 8)|$seren --set network.expert_parallel=8"
+  "seren experts with 4 NICs (timed on 1)|$seren --set network.expert_parallel=8 --set cluster.compute_nics=4 --set cluster.fabric.spine_radix=64 --set network.reference.seren.compute_nics=1"
 )
 run() {
   local i=$1

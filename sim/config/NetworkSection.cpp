@@ -25,6 +25,17 @@ const KeyTable<CommSpec>& comm_keys()
                  "bytes", "bytes of one gradient value in the all-reduce"),
       number_key("activation_bytes", &CommSpec::activation_bytes, physical::BYTES_PER_VALUE, "bytes",
                  "bytes of one activation value in the tensor-parallel all-reduces"),
+      value_key("data_parallel", &CommSpec::data_parallel,
+                "how data-parallel replicas share their gradients: allreduce (a ring all-reduce) or zero (ZeRO-3: "
+                "reduce-scatter of gradients and all-gathers of parameters, 1.5 times the bytes)"),
+      number_key("expert_parallel", &CommSpec::expert_parallel, integer_between(1, MAX_DEGREE), "replicas",
+                 "expert-parallel degree over the data-parallel replicas (mixture of experts: all-to-alls on the "
+                 "critical path); 1: a dense model"),
+      number_key("experts_per_token", &CommSpec::experts_per_token, integer_between(1, MAX_DEGREE), "experts",
+                 "experts each token is sent to (top-k routing) when expert_parallel is above 1"),
+      number_key("max_compute_mfu", &CommSpec::max_compute_mfu, physical::UTILISATION, NO_UNIT,
+                 "the most of the GPUs' peak a step's compute alone reaches, at least checkpoint.mfu (which is end "
+                 "to end, communication stalls included)"),
   });
   return keys;
 }

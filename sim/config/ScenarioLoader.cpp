@@ -74,6 +74,28 @@ void check_across_sections(ConfigChecker& checker, const MapReader& top, const S
                      [&](const PodSpec& p) { return p.name == pod; }))
       checker.error(*top.get("network"), "network.reference." + pod, "the cluster has no pod of this name");
   }
+  if (scenario.network.on()) {
+    // MFU is end to end: compute alone cannot be slower than the whole step (docs/network.md).
+    // Reported where the ceiling is written, else where the MFU is, else at the scenario's top.
+    const ConfigNode* network = top.get("network");
+    const ConfigNode* checkpoint = top.get("checkpoint");
+    const ConfigNode* mfu = checkpoint ? checkpoint->find("mfu") : nullptr;
+    const auto check_ceiling = [&](const CommSpec& comm, const std::string& key, const ConfigNode* section) {
+      if (comm.max_compute_mfu >= scenario.checkpoint.mfu)
+        return;
+      const ConfigNode* ceiling = section ? section->find("max_compute_mfu") : nullptr;
+      checker.error(ceiling ? ceiling->where : mfu ? mfu->where : top.node()->where, key,
+                    format_number(comm.max_compute_mfu),
+                    "below checkpoint.mfu (" + format_number(scenario.checkpoint.mfu) +
+                        "): compute alone cannot reach less of the peak than the whole step, communication included");
+    };
+    check_ceiling(scenario.network.comm, "network.max_compute_mfu", network);
+    const ConfigNode* types = network ? network->find("job_types") : nullptr;
+    for (const auto& [type, comm] : scenario.network.job_types) {
+      const std::string name(to_string(type));
+      check_ceiling(comm, "network.job_types." + name + ".max_compute_mfu", types ? types->find(name) : nullptr);
+    }
+  }
   if (scenario.evaluation.enabled && scenario.scheduler.pods == PodScheduling::Separate)
     checker.error(*top.get("evaluation"), "evaluation",
                   "evaluation campaigns need one scheduler for all pods: their trials have no home pod "

@@ -3,6 +3,7 @@
 #include "models/checkpoint/CheckpointMath.hpp"
 #include "models/cluster/ClusterSpec.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,15 @@ PodSpec reference_pod(const PodSpec& pod, const NetworkSpec& network)
 
 double nvlink_Bps(const PodSpec& pod) { return pod.nvlink_bandwidth_GBps * 1e9; }
 
+// Seconds of a step's compute on `gpus` GPUs at `mfu` of their peak.
+double compute_at_mfu_s(const CheckpointSpec& model, int gpus, double mfu)
+{
+  CheckpointSpec at = model;
+  at.mfu = mfu;
+  at.step_time_s = 0;
+  return step_time_s(at, gpus);
+}
+
 } // namespace
 
 TrainingSpeeds::TrainingSpeeds(RunCore core, SpeedSetup setup) : core_(core), setup_(setup)
@@ -44,13 +54,17 @@ TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
   const PodSpec& pod =
       core_.topology.spec().pods[static_cast<std::size_t>(core_.topology.pod_of(allocation.parts.front().node))];
   const CheckpointSpec& model = *setup_.training;
-  const TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, step_time_s(model, job.gpus), job.gpus,
-                          pod.gpus_per_node};
-  const CommProfile profile = comm_profile(setup_.network->comm_of(job.type), step);
+  const CommSpec& comm = setup_.network->comm_of(job.type);
   // A ring alone gets the lone-flow share of each node's cable, on the reference fabric as here.
   const double share = setup_.rings->lone_flow_share();
   const PodSpec ref = reference_pod(pod, *setup_.network);
   const double ref_peak = compute_cable_Bps(ref) * share;
+  // The training model's step (its MFU, end to end) is the step on the reference fabric; compute
+  // is what that leaves, never faster than max_compute_mfu allows (docs/network.md).
+  TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus, pod.gpus_per_node};
+  step.compute_s = std::max(compute_within_step(comm, step, step_time_s(model, job.gpus), nvlink_Bps(ref), ref_peak),
+                            compute_at_mfu_s(model, job.gpus, comm.max_compute_mfu));
+  const CommProfile profile = comm_profile(comm, step);
   Ring ring;
   ring.traffic.burst = infiniband_burst(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share);
   ring.traffic.mean_Bps = ring.traffic.burst.bytes() / ring.traffic.burst.step_s(ring.traffic.burst.peak_Bps);

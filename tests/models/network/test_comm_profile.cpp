@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace acmesim;
 
 namespace {
@@ -139,4 +141,132 @@ TEST_CASE("infiniband burst: the same rate gives the same step, whether fewer NI
   const Burst four_nics = infiniband_burst(p, nv, 24e6);
   CHECK(one_nic.step_s(one_nic.peak_Bps) == Approx(four_nics.step_s(6e6)));
   CHECK(four_nics.step_s(6e6) == Approx(3 + 24e6 / 6e6));
+}
+
+TEST_CASE("compute within a step: MFU's end-to-end step less the communication compute does not hide")
+{
+  // Two nodes (above): TP takes 1 s at 7e7 B/s of NVLink, the ring 2 s at 12e6 B/s, and compute's
+  // last two thirds hide it. step(c) = c + 1 + max(0, 2 - 2c/3).
+  const TrainingStep two_nodes = step_of(16);
+  const double nv = 7e7;
+  const double ib = 12e6;
+  // A 10 s step: 9 s of compute hide 6 s, more than the ring's 2.
+  CHECK(compute_within_step(cube_model(), two_nodes, 10, nv, ib) == Approx(9));
+  // A 3.5 s step: 1.5 s of compute hide 1 s of the ring; 1.5 + 1 + 1 = 3.5.
+  const double c = compute_within_step(cube_model(), two_nodes, 3.5, nv, ib);
+  CHECK(c == Approx(1.5));
+  // The profile built on that compute takes the step back at the same rates: one rule both ways.
+  CHECK(comm_profile(cube_model(), step_of(16, c)).step_s(nv, ib) == Approx(3.5));
+  // A 2.5 s step cannot hold 1 s of TP and 2 s of ring with any compute that hides part of it.
+  CHECK(compute_within_step(cube_model(), two_nodes, 2.5, nv, ib) == 0);
+  // With all of compute hiding the ring, the step is TP plus the longer of compute and ring.
+  CommSpec all_hidden = cube_model();
+  all_hidden.dp_overlap = 1;
+  CHECK(compute_within_step(all_hidden, two_nodes, 3.5, nv, ib) == Approx(2.5));
+  CHECK(compute_within_step(all_hidden, two_nodes, 2.5, nv, ib) == 0);
+}
+
+TEST_CASE("compute within a step: Acme's jobs at MFU 0.4 keep their step on the reference fabric")
+{
+  // Defaults: 4M tokens a step, 312 TFLOPS, MFU 0.4 end to end; 300 GB/s of NVLink a GPU; a ring
+  // alone gets 92.4 GB/s a node on Kalos (4 HDR NICs) and 23.1 GB/s on Seren (one): the figures of
+  // docs/network.md, "What this gives on Acme's clusters".
+  const double nv = 300e9;
+  const double kalos = 100e9 * 0.97 / 1.05;
+  const double seren = kalos / 4;
+  const auto mfu_step = [](double params, int gpus, double mfu) { return 6 * params * 4e6 / (gpus * 312e12 * mfu); };
+  const auto profile_at = [&](double params, int gpus, double ref_Bps) {
+    TrainingStep step{params, 4e6, 0, gpus, 8};
+    step.compute_s = std::max(compute_within_step(CommSpec{}, step, mfu_step(params, gpus, 0.4), nv, ref_Bps),
+                              mfu_step(params, gpus, CommSpec{}.max_compute_mfu));
+    return comm_profile(CommSpec{}, step);
+  };
+  // 7B on 64 GPUs: a 21.0 s step, 3.2 s of it TP on NVLink, 17.8 s of compute; the ring is hidden.
+  const CommProfile small = profile_at(7e9, 64, kalos);
+  CHECK(small.step_s(nv, kalos) == Approx(mfu_step(7e9, 64, 0.4)));
+  CHECK(mfu_step(7e9, 64, 0.4) == Approx(21.03).epsilon(1e-3));
+  CHECK(small.compute_s == Approx(17.80).epsilon(1e-3));
+  CHECK(small.step_s(nv, seren) == Approx(small.step_s(nv, kalos)));
+  // 123B on 1,024 GPUs timed on Kalos: 21.7 s of compute; on Seren's rate the step is 1.29 times.
+  const CommProfile large = profile_at(123e9, 1024, kalos);
+  CHECK(large.step_s(nv, kalos) == Approx(mfu_step(123e9, 1024, 0.4)));
+  CHECK(large.compute_s == Approx(21.73).epsilon(1e-3));
+  CHECK(large.step_s(nv, seren) / large.step_s(nv, kalos) == Approx(1.288).epsilon(1e-3));
+  CHECK(large.step_s(nv, seren / 2) / large.step_s(nv, seren) == Approx(1.711).epsilon(1e-3));
+  // Timed on Seren, MFU 0.4 cannot be reached: compute takes the ceiling and the step is 26.8 s.
+  const CommProfile on_seren = profile_at(123e9, 1024, seren);
+  CHECK(on_seren.compute_s == Approx(mfu_step(123e9, 1024, 0.72)));
+  CHECK(on_seren.step_s(nv, seren) == Approx(26.78).epsilon(1e-3));
+}
+
+TEST_CASE("comm profile: ZeRO-3 moves 3/2 of the all-reduce's bytes, behind all of compute")
+{
+  CommSpec zero = cube_model();
+  zero.data_parallel = DataParallelKind::Zero;
+  const CommProfile p = comm_profile(zero, step_of(16, 3));
+  CHECK(p.ib_bytes == Approx(1.5 * 24e6));
+  CHECK(p.dp_hidden_s == Approx(3)); // 3/2 of two thirds of compute
+  CHECK(p.ib_critical_bytes() == 0);
+  // With nothing of backward hiding it, nothing of forward does either.
+  zero.dp_overlap = 0;
+  CHECK(comm_profile(zero, step_of(16, 3)).dp_hidden_s == 0);
+}
+
+TEST_CASE("comm profile: pipeline stages send activations forward and gradients back, on the critical path")
+{
+  // 16 GPUs, TP 8, PP 2: one replica, 50 layers a stage, 1000 tokens x 100 hidden x 2 bytes of
+  // activations; no DP ring.
+  CommSpec spec = cube_model();
+  spec.pipeline_parallel = 2;
+  const CommProfile p = comm_profile(spec, step_of(16, 3));
+  CHECK(p.pipeline_parallel == 2);
+  CHECK(p.data_parallel == 1);
+  CHECK(p.ib_bytes == 0);
+  CHECK(p.pp_bytes == Approx(2 * 2e5));
+  CHECK(p.tp_bytes == Approx(4 * 50 * 1.75 * 2e5));
+  const Burst b = infiniband_burst(p, 1e15, 1e5);
+  CHECK(b.critical_bytes == Approx(4e5));
+  CHECK(b.step_s(1e5) == Approx(3 + p.tp_bytes / 1e15 + 4)); // 4e5 bytes at 1e5 B/s, all exposed
+}
+
+TEST_CASE("comm profile: a mixture-of-experts job on one NIC loses more than the same dense job")
+{
+  // 64 GPUs on 8 nodes, TP 8: 8 replicas of 125 tokens, 100 layers of hidden 100. EP 8, top-2:
+  // each node sends 4 x 100 layers x 2 x 125 x 100 x 2 bytes x 7/8 = 17.5e6 bytes a step in its
+  // all-to-alls, critical; its DP ring 2 x 7/8 x 24e6 = 42e6 bytes, behind a 2 s window.
+  CommSpec moe = cube_model();
+  moe.expert_parallel = 8;
+  const CommProfile p = comm_profile(moe, step_of(64, 3));
+  REQUIRE(p.expert_parallel == 8);
+  CHECK(p.ep_bytes == Approx(17.5e6));
+  CHECK(p.ib_bytes == Approx(42e6));
+  const CommProfile dense = comm_profile(cube_model(), step_of(64, 3));
+  CHECK(dense.ep_bytes == 0);
+  const double nv = 1e15;
+  const double four_nics = 24e6;
+  const double one_nic = 6e6;
+  // Four NICs: 0.729 s of all-to-all, the ring hidden (1.75 s in 2). One NIC: 2.917 s of
+  // all-to-all and 7 s of ring, 5 of it exposed.
+  CHECK(p.step_s(nv, four_nics) == Approx(3 + 17.5 / 24 + p.tp_bytes / nv));
+  CHECK(p.step_s(nv, one_nic) == Approx(3 + 17.5 / 6 + 5 + p.tp_bytes / nv));
+  const double moe_loss = p.step_s(nv, one_nic) / p.step_s(nv, four_nics);
+  const double dense_loss = dense.step_s(nv, one_nic) / dense.step_s(nv, four_nics);
+  CHECK(dense_loss == Approx(8.0 / 3).epsilon(1e-6));
+  CHECK(moe_loss == Approx((3 + 17.5 / 6 + 5) / (3 + 17.5 / 24)).epsilon(1e-6));
+  CHECK(moe_loss > dense_loss);
+}
+
+TEST_CASE("comm profile: an expert group inside a node keeps its all-to-all on NVLink")
+{
+  // One node, TP 2: 4 replicas of 250 tokens, all in one EP group of 4. Each replica's tokens go
+  // 4 x 100 x 2 x 250 x 100 x 2 bytes = 4e7 in all; 3/4 of them leave their GPU for the node's other
+  // replicas, over the 8 GPUs.
+  CommSpec moe = cube_model();
+  moe.tensor_parallel = 2;
+  moe.expert_parallel = 4;
+  const CommProfile p = comm_profile(moe, step_of(8, 3));
+  CHECK(p.ep_bytes == 0);
+  const CommProfile dense = comm_profile([] { CommSpec s = cube_model(); s.tensor_parallel = 2; return s; }(),
+                                         step_of(8, 3));
+  CHECK(p.tp_bytes - dense.tp_bytes == Approx(4 * 4e7 * 3 / 4 / 8));
 }

@@ -53,3 +53,31 @@ TEST_CASE("network cli: --set network.phases reaches the run and its echo, and a
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("network.phases") != std::string::npos);
 }
+
+TEST_CASE("network cli: experts on one NIC cost more than the dense model, and compute alone cannot be slower than MFU")
+{
+  // A day of calibrated Kalos on eight nodes with one NIC each, timed on its four. The dense jobs'
+  // gradient rings still hide behind their compute (at most 64 GPUs: 24.5 GB a node a step, about
+  // 1 s on one NIC, docs/network.md); the same jobs as mixtures of experts (EP 8) wait for their
+  // all-to-alls, which a quarter of the bandwidth makes four times as long.
+  const auto scenario = write_scratch_file("kalos-small.yaml", "cluster: {preset: kalos, nodes: 8}\n"
+                                                               "workload:\n  synthetic: {preset: kalos, days: 1}\n");
+  const auto communication = [&](const std::string& name, const std::string& sets) {
+    const auto out = scratch() / name;
+    const auto o = run_acmesim("run '" + scenario.string() + "' --quiet --set cluster.compute_nics=1" + sets +
+                               " --out '" + out.string() + "'");
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    const auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+    return summary.at("network").at("communication_gpu_hours").get<double>();
+  };
+  const double dense = communication("dense", "");
+  const double experts = communication("experts", " --set network.expert_parallel=8");
+  CHECK(dense == 0);
+  CHECK(experts > 10);
+
+  const auto bad = run_acmesim("run '" + scenario.string() + "' --quiet --set checkpoint.mfu=0.8 --out '" +
+                               (scratch() / "bad").string() + "'");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("network.max_compute_mfu") != std::string::npos);
+}

@@ -19,14 +19,6 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   s.network.reference["tiny"].compute_nics = 2;
   // A model of 12e6 parameters with hidden = layers = 100 (hidden_per_layer 1), 1000 tokens and
   // 3 s of compute per step, nothing hiding the gradient ring.
-  s.network.comm.hidden_per_layer = 1;
-  s.network.comm.dp_overlap = 0;
-  s.checkpoint.model_sizes = {{1000, 0.012}};
-  s.checkpoint.tokens_per_step = 1000;
-  s.checkpoint.step_time_s = 3;
-  const Workload workload = hand_built_workload({make_job(0, 0, 16, 1000)});
-  const RunResult r = run_simulation(s, workload);
-
   // TP 8 on each node, DP 2 across them. TP: 4 all-reduces x 100 layers x 2(8-1)/8 of
   // 500 tokens x 100 x 2 bytes = 7e7 bytes per GPU at 300 GB/s. The ring of the two nodes moves
   // 2(2-1)/2 of the node's 12e6 x 2 bytes of gradients: 24e6 bytes, at the share of a node's
@@ -35,6 +27,15 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   const double tp_s = 7e7 / 300e9;
   const double step_here = 3 + tp_s + 24e6 / (8e6 * share);
   const double step_reference = 3 + tp_s + 24e6 / (16e6 * share);
+  s.network.comm.hidden_per_layer = 1;
+  s.network.comm.dp_overlap = 0;
+  s.checkpoint.model_sizes = {{1000, 0.012}};
+  s.checkpoint.tokens_per_step = 1000;
+  // The training model's step is end to end, on the reference: 3 s of compute and the rest.
+  s.checkpoint.step_time_s = step_reference;
+  const Workload workload = hand_built_workload({make_job(0, 0, 16, 1000)});
+  const RunResult r = run_simulation(s, workload);
+
   const double slowdown = step_here / step_reference;
   // Alone, the ring gets what it asks (24e6 / step_here < 8e6 x share): no contention term.
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);

@@ -197,7 +197,9 @@ PodSpec two_leaves_one_uplink()
 // ---- The training jobs of the whole runs ----
 // Their model: 12e6 parameters (model_sizes {1000 GPUs: 0.012 B}) with hidden_per_layer 1, so
 // hidden = cbrt(12e6 / 12) = 100 = layers; 1000 tokens and 1 s of compute a step, nothing hiding
-// the gradient ring (dp_overlap 0). Nodes of 8 GPUs: TP 8 inside a node, DP = the job's nodes n.
+// the gradient ring (dp_overlap 0). Compute is what the training model's end-to-end step leaves on
+// the reference fabric (compute_within_step), so each case sets that step (checkpoint.step_time_s)
+// to 1 s of compute plus its jobs' communication there: `mfu_step_s` below. Nodes of 8 GPUs: TP 8 inside a node, DP = the job's nodes n.
 //  - TP bytes per GPU: 4 all-reduces x 100 layers x 2(8-1)/8 of (1000 / n tokens x 100 x 2 bytes)
 //    = 1.4e8 / n, at 300 GB/s of NVLink.
 //  - IB bytes per node: the ring moves 2(n-1)/n of the node's 12e6 x 2 bytes of gradients
@@ -215,7 +217,13 @@ double step_s(int n, double ib_Bps) { return 1 + tp_s(n) + ib_bytes(n) / ib_Bps;
 // A job's slowdown when its ring gets `ib_Bps` while it sends: its step then over its step alone.
 double slowdown_at(int n, double ib_Bps) { return step_s(n, ib_Bps) / step_s(n, TINY_NIC_Bps * LONE_SHARE); }
 
-Scenario network_scenario(const ClusterSpec& cluster, const std::string& placement)
+// The end-to-end step of a job on `n` nodes whose ring gets `reference_Bps` alone on the reference
+// fabric: what 1 s of compute gives there.
+double mfu_step_s(int n, double reference_Bps) { return step_s(n, reference_Bps); }
+
+// By default the step of 1 s of compute for the two-node jobs, timed on the pod itself.
+Scenario network_scenario(const ClusterSpec& cluster, const std::string& placement,
+                          double step_time_s = mfu_step_s(2, TINY_NIC_Bps * LONE_SHARE))
 {
   Scenario s = hand_built_scenario(cluster, "fifo", placement);
   s.network.model = NetworkModel::Flows;
@@ -224,7 +232,7 @@ Scenario network_scenario(const ClusterSpec& cluster, const std::string& placeme
   s.network.comm.dp_overlap = 0;
   s.checkpoint.model_sizes = {{1000, 0.012}};
   s.checkpoint.tokens_per_step = 1000;
-  s.checkpoint.step_time_s = 1;
+  s.checkpoint.step_time_s = step_time_s;
   return s;
 }
 
@@ -465,7 +473,9 @@ TEST_CASE("network: a job whose nodes share one leaf keeps its speed while anoth
   // NIC). Pack placement: job 0 (2 nodes) gets nodes 0 and 1 under leaf 0; job 1 (4 nodes) finds no
   // leaf of 4 free nodes and takes leaf 1's 3, 4, 5, then leaf 0's 2: ring 2 -> 3 -> 4 -> 5 -> 2,
   // whose 2 -> 3 and 5 -> 2 cross the spine.
-  const Scenario s = network_scenario(one_spine_cluster(6, 3, TINY_NIC_Bps / 2), "pack");
+  // 1 s of compute for job 1 (4 nodes); job 0 alone at its reference speed whatever its compute.
+  const Scenario s =
+      network_scenario(one_spine_cluster(6, 3, TINY_NIC_Bps / 2), "pack", mfu_step_s(4, TINY_NIC_Bps * LONE_SHARE));
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 500), make_job(1, 0, 32, 600)}));
 
   // Job 1: leaf0-spine0 UP carries 2 -> 3 alone; one flow alone gets 0.97 x 4e6 / 1.05 = 3.6952e6
@@ -584,7 +594,7 @@ TEST_CASE("network: a single-node job opens no ring: NICs, their bandwidth and a
   // reference of 4 x 200 Gb/s NICs (100e9 B/s). Pack: job 0 (2 nodes) on nodes 0 and 1, job 1
   // (8 GPUs) on node 2.
   ClusterSpec cluster = one_spine_cluster(3, 3, TINY_NIC_Bps);
-  Scenario s = network_scenario(cluster, "pack");
+  Scenario s = network_scenario(cluster, "pack", mfu_step_s(2, 100e9 * LONE_SHARE));
   s.network.reference["tiny"].compute_nics = 4;
   s.network.reference["tiny"].nic_bandwidth_Gbps = 200;
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 0, 8, 1000)}));
@@ -610,13 +620,13 @@ TEST_CASE("network: a single-node job on half its reference NVLink stretches by 
   // (hidden = layers = 100): TP bytes per GPU = 4 x 100 x 2(8-1)/8 x (1e6 x 100 x 2) = 1.4e11,
   // 0.46667 s at 300 GB/s and 0.93333 s at 150 GB/s. Step: 1 s of compute plus that, no DP term
   // (DP 1). Slowdown (1 + 0.93333) / (1 + 0.46667) = 29 / 22 = 1.31818: 1100 s end at 1450 s.
-  Scenario s = network_scenario(tiny_cluster(1, 1), "pack");
+  const double tp_bytes = 4 * 100 * (2.0 * 7 / 8) * (1e6 * 100 * 2);
+  Scenario s = network_scenario(tiny_cluster(1, 1), "pack", 1 + tp_bytes / 300e9);
   s.cluster.pods[0].nvlink_bandwidth_GBps = 150;
   s.network.reference["tiny"].nvlink_bandwidth_GBps = 300;
   s.checkpoint.tokens_per_step = 1e6;
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 8, 1100)}));
 
-  const double tp_bytes = 4 * 100 * (2.0 * 7 / 8) * (1e6 * 100 * 2);
   const double slowdown = (1 + tp_bytes / 150e9) / (1 + tp_bytes / 300e9);
   REQUIRE(slowdown == Approx(29.0 / 22));
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
