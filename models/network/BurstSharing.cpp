@@ -13,35 +13,81 @@ namespace {
 // The rates are solved with the steps they make: stop when none moves by more than this share.
 constexpr double TOLERANCE = 1e-10;
 constexpr int MAX_ITERATIONS = 2000;
+// A job silent for less than this share of its step always sends (a steady flow).
+constexpr double ALWAYS = 1e-9;
 
-// How much longer job `who`'s burst lasts per second of a burst of `other`'s that it meets: its
-// rate alone over its rate while both send, less 1 (1 for two jobs that each fill the link, 0 for
-// two that fit side by side).
-double stretch_when_meeting(std::span<const Burst> bursts, std::size_t who, std::size_t other, double capacity)
+// Job `who`'s rate when `m` jobs send at once, itself among them, the others at `others_peak`:
+// max-min with two peaks has a closed form.
+double share_among(double who_peak, double others_peak, int m, double capacity)
 {
-  const double pair[] = {bursts[who].peak_Bps, bursts[other].peak_Bps};
-  return std::min(bursts[who].peak_Bps, capacity) / max_min_share(pair, 0, capacity) - 1;
+  const double fair = capacity / m;
+  if (std::min(who_peak, others_peak) >= fair)
+    return fair;
+  if (who_peak <= others_peak)
+    return who_peak;
+  return std::min(who_peak, capacity - (m - 1) * others_peak);
 }
 
-// A job's rate while it sends, the others' phases at random. For two jobs whose bursts each fill
-// the link and fit in their steps, averaging over the offset between them gives exactly
-//   burst = alone * (1 + x),  x = the other's seconds of sending alone / its step
-// (docs/network.md). With more jobs, each other job's meetings stretch the burst in the same
-// way, but a longer burst meets more of them: taking the others' stretches as shares of the
-// burst, burst = alone / (1 - sum of x / (1 + x)). Never below the rate of lock-step bursts.
-// `stretch` is who's row of stretch_when_meeting.
+// A job's mean rate while it sends, the others' phases at random. The link is a processor-sharing
+// server and each job a source that is silent for its step less its burst, then sends its bytes:
+// a closed network whose stationary state has product form (Baskett, Chandy, Muntz and Palacios,
+// JACM 1975), the same whatever the distributions of the silent and sending times. A set S of jobs
+// sends at once with a probability proportional to the product over S of (bytes / silent time)
+// over the product of the rates that 1, 2, ..., |S| jobs sending get; from the probability P that
+// `who` sends, its bursts last silent * P / (1 - P) (Little's law), whence its rate. Every number
+// of jobs sending at once is counted, so bursts that fit two at a time still meet three at a time.
+// A job never silent (a steady flow) sends in every state. Rates with others at other peaks take
+// them at the mean of their peaks, weighted by the time they send (exact when the peaks are the
+// same, as a pod's rings' are). Against an event-by-event simulation: docs/network.md.
 double random_rate(std::span<const Burst> bursts, const std::vector<double>& alone, const std::vector<double>& rates,
-                   std::size_t who, std::span<const double> stretch, double aligned)
+                   std::size_t who, double capacity)
 {
-  double stretched = 0;
+  const auto silent_s = [&](std::size_t i) { return bursts[i].step_s(rates[i]) - bursts[i].bytes() / rates[i]; };
+  const auto always_sends = [&](std::size_t i) { return silent_s(i) <= ALWAYS * bursts[i].step_s(rates[i]); };
+  // The others that come and go, as their load in who's seconds alone per second of silence; how
+  // many always send; and the others' peaks, weighted by the share of time they send.
+  std::vector<double> load;
+  int steady = 0;
+  double peak_sum = 0, duty_sum = 0;
   for (std::size_t i = 0; i < bursts.size(); ++i) {
     if (i == who || bursts[i].bytes() <= 0)
       continue;
-    const double sending_alone = bursts[i].bytes() / alone[i] / bursts[i].step_s(rates[i]);
-    const double x = stretch[i] * sending_alone;
-    stretched += x / (1 + x);
+    const double duty = std::min(1.0, bursts[i].duty(rates[i]));
+    peak_sum += duty * bursts[i].peak_Bps;
+    duty_sum += duty;
+    if (always_sends(i))
+      ++steady;
+    else
+      load.push_back(bursts[i].bytes() / alone[who] / silent_s(i));
   }
-  return std::max(aligned, alone[who] * (1 - stretched));
+  if (duty_sum <= 0)
+    return alone[who];
+  // relative[k]: who's rate over its rate alone when it sends with k of the others that come and go.
+  std::vector<double> relative(load.size() + 1);
+  for (std::size_t k = 0; k < relative.size(); ++k)
+    relative[k] = share_among(bursts[who].peak_Bps, peak_sum / duty_sum, static_cast<int>(k) + steady + 1, capacity) /
+                  alone[who];
+  // weight[k]: the sets of k of them sending, each its loads' product over the rates of 1..k
+  // senders (who not among them); rescaled as it grows, since only ratios are read.
+  std::vector<double> weight{1.0};
+  for (const double l : load) {
+    weight.push_back(0);
+    for (std::size_t k = weight.size() - 1; k > 0; --k)
+      weight[k] += l * weight[k - 1] / relative[k - 1];
+    const double largest = *std::max_element(weight.begin(), weight.end());
+    for (double& w : weight)
+      w /= largest;
+  }
+  double silent = 0, sending = 0;
+  for (std::size_t k = 0; k < weight.size(); ++k) {
+    silent += weight[k];
+    sending += weight[k] / relative[k];
+  }
+  // A job that always sends gets, on average over time, the rate of each state it is in.
+  if (always_sends(who))
+    return alone[who] * silent / sending;
+  const double odds = bursts[who].bytes() / alone[who] / silent_s(who) * sending / silent; // P / (1 - P)
+  return bursts[who].bytes() / (silent_s(who) * odds);
 }
 
 // A rate that falls makes steps longer and the job's share of the link smaller, which raises the
@@ -134,21 +180,14 @@ std::vector<double> burst_rates(std::span<const Burst> bursts, double capacity_B
   case PhaseAlignment::Interleaved:
     return interleaved();
   case PhaseAlignment::Random: {
-    // A pair's stretch depends on the peaks only: worked out once, not at every iteration.
-    const std::size_t n = bursts.size();
-    std::vector<double> stretch(n * n, 0);
-    for (std::size_t who = 0; who < n; ++who)
-      for (std::size_t other = 0; other < n; ++other)
-        if (other != who)
-          stretch[who * n + other] = stretch_when_meeting(bursts, who, other, capacity_Bps);
-    // On a link the bursts overload (more bytes a step than it carries), the pairwise sum
-    // overestimates the rates: no placing of the phases does better than interleaving them.
+    // Never below lock-step, and never above the best placing of the phases.
     const std::vector<double> best = interleaved();
     return settle(alone, [&](const std::vector<double>& rates) {
-      std::vector<double> next(n);
-      for (std::size_t i = 0; i < n; ++i)
-        next[i] = std::max(aligned[i], std::min(best[i], random_rate(bursts, alone, rates, i,
-                                                                      std::span(stretch).subspan(i * n, n), aligned[i])));
+      std::vector<double> next(bursts.size());
+      for (std::size_t i = 0; i < bursts.size(); ++i)
+        next[i] = bursts[i].bytes() > 0 ? std::max(aligned[i], std::min(best[i], random_rate(bursts, alone, rates, i,
+                                                                                              capacity_Bps)))
+                                        : alone[i];
       return next;
     });
   }

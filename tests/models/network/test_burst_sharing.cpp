@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
@@ -180,13 +179,15 @@ TEST_CASE("bursts: two communication-heavy jobs on one link, aligned, at random 
   const auto interleaved = burst_rates(two, 1, PhaseAlignment::Interleaved);
   CHECK(interleaved[0] == Approx(1));
   CHECK(two[0].step_s(interleaved[0]) == Approx(2));
-  // At random, a job's rate r (of the link) solves r = 1 - u/2 with its duty u = (1/r) / (1 + 1/r):
-  // r^2 = 1/2, and the step is 1 + sqrt(2) s.
+  // At random (BurstSharing.cpp's product form): each job is silent 1 s, then sends 1 s of link
+  // time alone. With u = 1 s / 1 s, none, one or both send in proportion 1 : 2u : 2u^2 (both at once
+  // at half the link each), so a job sends with odds P / (1 - P) = (u + 2u^2) / (1 + u) = 3/2: its
+  // bursts last 1.5 s, a rate of 2/3 and a step of 2.5 s (2.44 s simulated event by event, below).
   const auto random = burst_rates(two, 1, PhaseAlignment::Random);
-  CHECK(random[0] == Approx(std::sqrt(0.5)).epsilon(1e-6));
+  CHECK(random[0] == Approx(2.0 / 3).epsilon(1e-6));
   CHECK(random[1] == Approx(random[0]));
-  CHECK(two[0].step_s(random[0]) == Approx(1 + std::sqrt(2.0)).epsilon(1e-6));
-  // Interleaving gains 1.5x over lock-step and 1.21x over random phases: the order of the 1.6x mean
+  CHECK(two[0].step_s(random[0]) == Approx(2.5).epsilon(1e-6));
+  // Interleaving gains 1.5x over lock-step and 1.25x over random phases: the order of the 1.6x mean
   // JCT CASSINI reports (NSDI'24), for jobs that spend half their step communicating.
 }
 
@@ -200,8 +201,12 @@ TEST_CASE("bursts: interleaving cannot beat a full link: three jobs that each wa
   CHECK(three[0].step_s(interleaved[0]) == Approx(3).epsilon(1e-6));
   // Aligned, they share it three ways: a step of 4 s.
   CHECK(three[0].step_s(burst_rates(three, 1, PhaseAlignment::Aligned)[0]) == Approx(4));
-  // At random they fill it too: r = 1 - 2x / (1 + x) with x = (1 s alone) / (1 + 1/r) is 1/2.
-  CHECK(burst_rates(three, 1, PhaseAlignment::Random)[0] == Approx(0.5).epsilon(1e-6));
+  // At random, sets of 0, 1, 2 and 3 senders weigh 1 : 3 : 6 : 6 (each job's u = 1 over the rates
+  // of k senders, 1/k each), so a job sends with odds (3 + 12 + 18) / 3 / (1 + 2 + 2) = 11/5: its
+  // bursts last 2.2 s and its step 3.2 s, longer than interleaved (3.23 s simulated, below).
+  const double random = burst_rates(three, 1, PhaseAlignment::Random)[0];
+  CHECK(random == Approx(1 / 2.2).epsilon(1e-6));
+  CHECK(three[0].step_s(random) == Approx(3.2).epsilon(1e-6));
 }
 
 TEST_CASE("bursts: traffic hidden behind compute stretches the step only once it outgrows its window")
@@ -218,53 +223,46 @@ TEST_CASE("bursts: traffic hidden behind compute stretches the step only once it
   CHECK(silent.duty(1) == 0);
 }
 
-TEST_CASE("bursts: at random, two jobs get what periodic bursts whose offsets drift get")
+TEST_CASE("bursts: at random, jobs whose steps compute hides their traffic are within 17% of periodic bursts whose "
+          "offsets drift, and at most 1.5% hopeful")
 {
-  // Steps that are not multiples of one another, so their offsets drift through every value.
-  const std::vector<Burst> pairs[] = {{periodic(1.0, 0.25), periodic(1.13, 0.25)},
-                                      {periodic(1.0, 0.5), periodic(1.07, 0.5)}};
-  for (const auto& jobs : pairs) {
-    const auto expected = burst_rates(jobs, 1, PhaseAlignment::Random);
-    const auto simulated = simulated_rates(jobs, 1, 3000);
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      INFO("job " << i << " of " << jobs[0].base_s << " s and " << jobs[1].base_s << " s steps");
-      CHECK(expected[i] == Approx(simulated[i]).epsilon(0.005));
-    }
-  }
-  // The first pair by hand: each sends a quarter of the link's time alone, so a burst lasts 1.25
-  // (or 1 + 0.25/1.13) times as long.
-  const auto first = burst_rates(pairs[0], 1, PhaseAlignment::Random);
-  CHECK(first[0] == Approx(1 / (1 + 0.25 / 1.13)));
-  CHECK(first[1] == Approx(1 / 1.25));
-  // A burst longer than the other's step meets more than one of its bursts, which the pairwise
-  // average leaves out: 2% here.
-  const std::vector<Burst> long_burst{periodic(0.5, 0.05), periodic(3.1, 0.8)};
-  const auto expected = burst_rates(long_burst, 1, PhaseAlignment::Random);
-  const auto simulated = simulated_rates(long_burst, 1, 3000);
-  for (std::size_t i = 0; i < 2; ++i)
-    CHECK(expected[i] == Approx(simulated[i]).epsilon(0.02));
-}
-
-TEST_CASE("bursts: at random, more jobs are within a few percent of periodic bursts whose offsets drift")
-{
-  // Links 50% to 80% loaded by three to five jobs; the gap, measured here, is stated in docs/network.md.
-  const std::vector<Burst> links[] = {
-      {periodic(1.0, 0.3), periodic(1.37, 0.25), periodic(1.91, 0.6)},
-      {periodic(1.0, 0.1), periodic(1.1, 0.1), periodic(1.23, 0.1), periodic(1.31, 0.1), periodic(1.47, 0.1)},
-      {periodic(1.0, 0.2), periodic(1.05, 0.2), periodic(1.11, 0.2), periodic(1.17, 0.2)},
-      // Peaks below the link: two of them fit side by side.
-      {periodic(1.0, 0.3, 0.5), periodic(1.21, 0.3, 0.5), periodic(1.43, 0.3, 0.5)}};
-  for (const auto& jobs : links) {
-    const auto expected = burst_rates(jobs, 1, PhaseAlignment::Random);
-    const auto simulated = simulated_rates(jobs, 1, 3000);
-    const auto aligned = burst_rates(jobs, 1, PhaseAlignment::Aligned);
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      INFO("link of " << jobs.size() << " jobs, job " << i << ": expected " << expected[i] << ", simulated "
+  // Steps that are not multiples of one another, so their offsets drift through every value. The
+  // product form treats the silences as random, which strictly periodic bursts are not: the more
+  // of its step a job sends, the more the form overstates how long two bursts overlap; a burst
+  // longer than the other's step comes out 1% hopeful (docs/network.md, "Bursts on a link").
+  struct Link {
+    std::vector<Burst> jobs;
+    double gap; // the most the model's rate falls below the simulated one
+  };
+  const Link links[] = {
+      {{periodic(1.0, 0.25), periodic(1.13, 0.25)}, 0.015},
+      {{periodic(1.0, 0.5), periodic(1.07, 0.5)}, 0.17},
+      {{periodic(0.5, 0.05), periodic(3.1, 0.8)}, 0.10},
+      {{periodic(1.0, 0.3), periodic(1.37, 0.25), periodic(1.91, 0.6)}, 0.07},
+      {{periodic(1.0, 0.1), periodic(1.1, 0.1), periodic(1.23, 0.1), periodic(1.31, 0.1), periodic(1.47, 0.1)}, 0.01},
+      {{periodic(1.0, 0.2), periodic(1.05, 0.2), periodic(1.11, 0.2), periodic(1.17, 0.2)}, 0.07},
+      // Peaks below the link: two of them fit side by side, three do not.
+      {{periodic(1.0, 0.3, 0.5), periodic(1.21, 0.3, 0.5), periodic(1.43, 0.3, 0.5)}, 0.01},
+      // Eight rings of 0.46 links, each sending a fifth of its step: two fit side by side, and
+      // three or more at once are common (a pairwise average would see no contention at all).
+      {{periodic(1.0, 0.2, 0.46), periodic(1.07, 0.2, 0.46), periodic(1.14, 0.2, 0.46), periodic(1.21, 0.2, 0.46),
+        periodic(1.28, 0.2, 0.46), periodic(1.35, 0.2, 0.46), periodic(1.42, 0.2, 0.46), periodic(1.49, 0.2, 0.46)},
+       0.015}};
+  for (const Link& link : links) {
+    const auto expected = burst_rates(link.jobs, 1, PhaseAlignment::Random);
+    const auto simulated = simulated_rates(link.jobs, 1, 3000);
+    const auto aligned = burst_rates(link.jobs, 1, PhaseAlignment::Aligned);
+    for (std::size_t i = 0; i < link.jobs.size(); ++i) {
+      INFO("link of " << link.jobs.size() << " jobs, job " << i << ": expected " << expected[i] << ", simulated "
                       << simulated[i]);
-      CHECK(expected[i] == Approx(simulated[i]).epsilon(0.05));
+      CHECK(expected[i] <= simulated[i] * 1.015);
+      CHECK(expected[i] >= simulated[i] * (1 - link.gap));
       CHECK(expected[i] >= aligned[i]);
     }
   }
+  // The last link by hand would be rate 0.46 for all under any pairwise view; simulated, it is 0.37.
+  const auto wide = burst_rates(links[7].jobs, 1, PhaseAlignment::Random);
+  CHECK(wide[0] < 0.40);
 }
 
 TEST_CASE("bursts: a link needs a capacity and a job a peak")
@@ -287,24 +285,27 @@ TEST_CASE("bursts: interleaved jobs whose peaks fit side by side take the link t
     CHECK(rate == Approx(1.0 / 3).epsilon(1e-6));
 }
 
-TEST_CASE("bursts: at random, jobs whose bursts stretch their steps are within 8% of an event-by-event simulation")
+TEST_CASE("bursts: at random, jobs whose bursts stretch their steps are within 2% of an event-by-event simulation")
 {
-  // n identical jobs that compute `base` seconds, then send `bytes` seconds of the link on their
-  // critical path; from links they load to a third (3 s + 1 s, two jobs) to ones they overload at
-  // their rates alone (1 s + 1 s, three jobs). The model is a little hopeful: 0 to 8% shorter
-  // steps than the simulation (docs/network.md, "Bursts on a link").
+  // n identical jobs that compute `base` seconds, then send `bytes` of the link on their critical
+  // path at peak `peak`; from links they load to a third (3 s + 1 s, two jobs) to ones they overload
+  // at their rates alone (1 s + 1 s, three jobs), and eight rings of which two fit side by side. The
+  // product form is the stationary state of exactly this closed loop, with random silences:
+  // within 1.2% either way here (docs/network.md, "Bursts on a link").
   struct Case {
     double base, bytes;
     int jobs;
+    double peak = 1;
   };
-  for (const Case c : {Case{1, 1, 2}, Case{1, 1, 3}, Case{3, 1, 2}, Case{2, 1, 3}, Case{4, 1, 4}, Case{1, 0.5, 2}}) {
-    const std::vector<Burst> jobs(static_cast<std::size_t>(c.jobs), exposed(c.base, c.bytes));
+  for (const Case c : {Case{1, 1, 2}, Case{1, 1, 3}, Case{3, 1, 2}, Case{2, 1, 3}, Case{4, 1, 4}, Case{1, 0.5, 2},
+                       Case{2, 0.46, 8, 0.46}, Case{4, 0.46, 8, 0.46}, Case{1, 0.46, 8, 0.46}}) {
+    const std::vector<Burst> jobs(static_cast<std::size_t>(c.jobs), exposed(c.base, c.bytes, c.peak));
     const double model = jobs[0].step_s(burst_rates(jobs, 1, PhaseAlignment::Random)[0]);
     const double simulated = simulated_closed_loop_step(jobs, 1, 20, 300);
-    INFO("base " << c.base << " s, bytes " << c.bytes << " s, " << c.jobs << " jobs: model " << model
-                 << " s, simulated " << simulated << " s");
-    CHECK(model <= simulated * 1.01);
-    CHECK(model >= simulated * 0.92);
+    INFO("base " << c.base << " s, bytes " << c.bytes << ", peak " << c.peak << ", " << c.jobs << " jobs: model "
+                 << model << " s, simulated " << simulated << " s");
+    CHECK(model <= simulated * 1.02);
+    CHECK(model >= simulated * 0.98);
     // Between the best placing of the phases and lock-step.
     CHECK(model >= jobs[0].step_s(burst_rates(jobs, 1, PhaseAlignment::Interleaved)[0]) * (1 - 1e-9));
     CHECK(model <= jobs[0].step_s(burst_rates(jobs, 1, PhaseAlignment::Aligned)[0]));
