@@ -104,9 +104,9 @@ double compute_within_step(const CommSpec& spec, TrainingStep step, double step_
 // `nvlink_Bps` per GPU and `peak_Bps` the most a node's ring flow can get (its NICs alone): the
 // pipeline and expert traffic is critical; the DP ring is hidden behind what is left of its
 // window once the NVLink node stages have run, and a window they overrun adds the overrun to the
-// critical path. The step at any InfiniBand
-// rate, whatever limits it (the NICs, an oversubscribed uplink, other jobs' bursts, a checkpoint
-// upload), is this burst's step_s: one rule. A job on one node has no bytes on InfiniBand.
+// critical path. The step at any InfiniBand rate, whatever limits it (the NICs, an oversubscribed
+// uplink, other jobs' bursts, a checkpoint upload), is this burst's step_s: one rule. A job on one
+// node has no bytes on InfiniBand.
 Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps);
 
 } // namespace acmesim
