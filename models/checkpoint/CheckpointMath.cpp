@@ -34,14 +34,17 @@ double checkpoint_bytes(const CheckpointSpec& spec, int gpus)
   return model_params(spec, gpus) * spec.bytes_per_param;
 }
 
-double step_time_s(const CheckpointSpec& spec, int gpus)
+double flops_time_s(const CheckpointSpec& spec, int gpus, double mfu)
 {
-  if (spec.step_time_s > 0)
-    return spec.step_time_s;
   // 6 FLOPs per parameter per token: forward (2) plus backward (4), the MFU convention.
   const double flops_per_step = 6 * model_params(spec, gpus) * spec.tokens_per_step;
-  const double flops_per_s = at_least_one(gpus) * spec.peak_tflops_per_gpu * 1e12 * spec.mfu;
+  const double flops_per_s = at_least_one(gpus) * spec.peak_tflops_per_gpu * 1e12 * mfu;
   return flops_per_s > 0 ? flops_per_step / flops_per_s : INF;
+}
+
+double step_time_s(const CheckpointSpec& spec, int gpus)
+{
+  return spec.step_time_s > 0 ? spec.step_time_s : flops_time_s(spec, gpus, spec.mfu);
 }
 
 double tokens_per_second(const CheckpointSpec& spec, int gpus)

@@ -9,7 +9,9 @@ namespace acmesim {
 double model_params(const CheckpointSpec& spec, int gpus);
 // Bytes of one full checkpoint of that model (params * bytes_per_param).
 double checkpoint_bytes(const CheckpointSpec& spec, int gpus);
-// Seconds per training step (given, or 6 * N * tokens / (gpus * peak * mfu)).
+// Seconds of a step's FLOPs, 6 * N * tokens, on `gpus` GPUs at `mfu` of their peak.
+double flops_time_s(const CheckpointSpec& spec, int gpus, double mfu);
+// Seconds per training step (given, or flops_time_s at spec.mfu).
 double step_time_s(const CheckpointSpec& spec, int gpus);
 // Training tokens per second of useful training.
 double tokens_per_second(const CheckpointSpec& spec, int gpus);

@@ -93,10 +93,11 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
 
 // step(c) = c + critical + max(0, D - share * c), D the DP node stages and ring together: each
 // branch is linear in c, with slope 1 while the window hides D and 1 - share once it does not.
-double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps, double ib_Bps)
+namespace {
+
+// compute_within_step for a profile already built (its compute is not read).
+double compute_within(const CommSpec& spec, const CommProfile& shape, double step_s, double nvlink_Bps, double ib_Bps)
 {
-  step.compute_s = step_s;
-  const CommProfile shape = comm_profile(spec, step);
   const double critical_s = shape.tp_bytes / nvlink_Bps + shape.ib_critical_bytes() / ib_Bps;
   const double dp_s = shape.dp_local_bytes / nvlink_Bps + shape.ib_bytes / ib_Bps;
   const double share = dp_window_share(spec);
@@ -108,6 +109,25 @@ double compute_within_step(const CommSpec& spec, TrainingStep step, double step_
   if (share >= 1)
     return 0;
   return std::max(0.0, (rest - dp_s) / (1 - share));
+}
+
+} // namespace
+
+double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps, double ib_Bps)
+{
+  step.compute_s = step_s;
+  return compute_within(spec, comm_profile(spec, step), step_s, nvlink_Bps, ib_Bps);
+}
+
+CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps,
+                                  double ib_Bps, double least_compute_s)
+{
+  // The bytes do not depend on compute: build the profile once, then set its compute.
+  step.compute_s = step_s;
+  CommProfile p = comm_profile(spec, step);
+  p.compute_s = std::max(compute_within(spec, p, step_s, nvlink_Bps, ib_Bps), least_compute_s);
+  p.dp_hidden_s = dp_window_share(spec) * p.compute_s;
+  return p;
 }
 
 Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps)

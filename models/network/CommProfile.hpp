@@ -97,8 +97,15 @@ double dp_window_share(const CommSpec& spec);
 // as published is end to end (tokens a second over the peak's, the stalls of communication
 // included; models.md §4), so the step it gives is the step on the reference fabric, and compute is
 // that step less the communication that compute does not hide there. 0 when even no compute at all
-// leaves the traffic too long for `step_s`: the caller's floor (compute at max_compute_mfu) holds.
+// leaves the traffic too long for `step_s`.
 double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps, double ib_Bps);
+
+// The profile of the job `step` describes when its step lasts `step_s` on the reference fabric
+// (`nvlink_Bps`, `ib_Bps`): its compute is compute_within_step's, never less than
+// `least_compute_s` (its FLOPs at max_compute_mfu), so that a fabric too slow for the step makes
+// the reference step longer instead.
+CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps,
+                                  double ib_Bps, double least_compute_s);
 
 // The job's InfiniBand traffic per step as a burst on its nodes' links, with NVLink at
 // `nvlink_Bps` per GPU and `peak_Bps` the most a node's ring flow can get (its NICs alone): the

@@ -3,7 +3,6 @@
 #include "models/checkpoint/CheckpointMath.hpp"
 #include "models/cluster/ClusterSpec.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -30,15 +29,6 @@ PodSpec reference_pod(const PodSpec& pod, const NetworkSpec& network)
 
 double nvlink_Bps(const PodSpec& pod) { return pod.nvlink_bandwidth_GBps * 1e9; }
 
-// Seconds of a step's compute on `gpus` GPUs at `mfu` of their peak.
-double compute_at_mfu_s(const CheckpointSpec& model, int gpus, double mfu)
-{
-  CheckpointSpec at = model;
-  at.mfu = mfu;
-  at.step_time_s = 0;
-  return step_time_s(at, gpus);
-}
-
 } // namespace
 
 TrainingSpeeds::TrainingSpeeds(RunCore core, SpeedSetup setup) : core_(core), setup_(setup)
@@ -61,10 +51,9 @@ TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
   const double ref_peak = compute_cable_Bps(ref) * share;
   // The training model's step (its MFU, end to end) is the step on the reference fabric; compute
   // is what that leaves, never faster than max_compute_mfu allows (docs/network.md).
-  TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus, pod.gpus_per_node};
-  step.compute_s = std::max(compute_within_step(comm, step, step_time_s(model, job.gpus), nvlink_Bps(ref), ref_peak),
-                            compute_at_mfu_s(model, job.gpus, comm.max_compute_mfu));
-  const CommProfile profile = comm_profile(comm, step);
+  const TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus, pod.gpus_per_node};
+  const CommProfile profile = comm_profile_for_step(comm, step, step_time_s(model, job.gpus), nvlink_Bps(ref), ref_peak,
+                                                    flops_time_s(model, job.gpus, comm.max_compute_mfu));
   Ring ring;
   ring.traffic.burst = infiniband_burst(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share);
   ring.traffic.mean_Bps = ring.traffic.burst.bytes() / ring.traffic.burst.step_s(ring.traffic.burst.peak_Bps);

@@ -5,8 +5,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
 using namespace acmesim;
 
 namespace {
@@ -176,10 +174,8 @@ TEST_CASE("compute within a step: Acme's jobs at MFU 0.4 keep their step on the 
   const double seren = kalos / 4;
   const auto mfu_step = [](double params, int gpus, double mfu) { return 6 * params * 4e6 / (gpus * 312e12 * mfu); };
   const auto profile_at = [&](double params, int gpus, double ref_Bps) {
-    TrainingStep step{params, 4e6, 0, gpus, 8};
-    step.compute_s = std::max(compute_within_step(CommSpec{}, step, mfu_step(params, gpus, 0.4), nv, ref_Bps),
-                              mfu_step(params, gpus, CommSpec{}.max_compute_mfu));
-    return comm_profile(CommSpec{}, step);
+    return comm_profile_for_step(CommSpec{}, TrainingStep{params, 4e6, 0, gpus, 8}, mfu_step(params, gpus, 0.4), nv,
+                                 ref_Bps, mfu_step(params, gpus, CommSpec{}.max_compute_mfu));
   };
   // 7B on 64 GPUs: a 21.0 s step, 3.2 s of it TP on NVLink, 17.8 s of compute; the ring is hidden.
   const CommProfile small = profile_at(7e9, 64, kalos);
