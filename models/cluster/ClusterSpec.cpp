@@ -64,4 +64,9 @@ int derived_uplinks_per_leaf(const PodSpec& pod)
   return std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * pod.compute_nics);
 }
 
+int flows_per_peer(const PodSpec& pod)
+{
+  return pod.fabric.routing == FabricRouting::Ecmp ? pod.compute_nics * pod.fabric.flows_per_nic : 1;
+}
+
 } // namespace acmesim

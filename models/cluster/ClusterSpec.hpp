@@ -3,12 +3,23 @@
 // GPU nodes on its own two-level InfiniBand fat tree (leaf and spine switches), plus one
 // storage service that every pod reaches. Presets live in configs/clusters/; their sources and
 // the numbers that are assumptions are documented there.
+#include "models/common/EnumNames.hpp"
 #include "models/workload/EmpiricalSpec.hpp"
 
 #include <string>
 #include <vector>
 
 namespace acmesim {
+
+// How traffic between leaves picks a spine (docs/network.md, "Routing between leaves").
+//  - pooled: it spreads evenly over a leaf's uplinks, as if split finely over all of them (the
+//    fluid form of InfiniBand's balanced static routing); no flow ever meets a busier cable than
+//    the leaf's mean.
+//  - ecmp: each flow (one per NIC and peer, times flows_per_nic) hashes onto one uplink, with a
+//    hash seeded by the scenario's seed (Ethernet/RoCE ECMP): two flows may land on one cable
+//    while another is idle.
+enum class FabricRouting : std::uint8_t { Pooled, Ecmp };
+constexpr auto enum_names(FabricRouting) { return names_in_order<FabricRouting>("pooled", "ecmp"); }
 
 struct FabricSpec {
   int leaf_radix = 40;           // ports per leaf switch (HDR Quantum QM8700: 40 ports)
@@ -17,6 +28,10 @@ struct FabricSpec {
   int nodes_per_leaf = 0;        // 0: derived from the radix, oversubscription and NICs per node
   double port_bandwidth_Gbps = 200; // one HDR port
   double link_latency_us = 1.0;
+  FabricRouting routing = FabricRouting::Pooled;
+  // Under ecmp, flows a node opens toward one peer per compute NIC (NCCL's queue pairs per
+  // connection, NCCL_IB_QPS_PER_CONNECTION: 1 by default), each hashed on its own.
+  int flows_per_nic = 1;
 };
 
 struct PodSpec {
@@ -70,6 +85,9 @@ int derived_spine_radix(const PodSpec& pod);
 // Uplink ports of one leaf (radix minus the ports used toward nodes). Each uplink goes to a
 // distinct spine, so this is also the spine count of the pod.
 int derived_uplinks_per_leaf(const PodSpec& pod);
+// Flows a node's traffic toward one peer travels in: one per compute NIC and flows_per_nic under
+// ecmp routing, one when routing is pooled (its spreading is already fluid).
+int flows_per_peer(const PodSpec& pod);
 // Bandwidth of one storage NIC, Gb/s.
 inline double storage_nic_Gbps(const PodSpec& pod)
 {

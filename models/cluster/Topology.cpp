@@ -59,6 +59,10 @@ void validate(const ClusterSpec& spec)
             "must be > 0 (downlink ports per uplink port of a leaf)");
     require(fabric.nodes_per_leaf >= 0, "fabric.nodes_per_leaf", std::to_string(fabric.nodes_per_leaf),
             "must be >= 0 (0 derives it from the leaf radix)");
+    // Pooled uplinks spread traffic as a fluid: flows toward a peer would change nothing.
+    if (fabric.flows_per_nic != 1 && fabric.routing != FabricRouting::Ecmp)
+      report(prefix + "fabric.flows_per_nic", std::to_string(fabric.flows_per_nic),
+             "flows are hashed onto uplinks under routing: ecmp only, and this pod's routing is pooled");
     if (!shape_ok)
       continue;
     if (fabric.leaf_radix < pod.compute_nics + 1) {

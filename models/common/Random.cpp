@@ -11,8 +11,11 @@ std::uint64_t derive_stream_seed(std::uint64_t scenario_seed, std::string_view s
     h ^= c;
     h *= 1099511628211ULL; // FNV-1a prime
   }
-  std::uint64_t z = scenario_seed ^ h;
-  // splitmix64 finaliser: spreads nearby seeds over the whole state space.
+  return splitmix64(scenario_seed ^ h);
+}
+
+std::uint64_t splitmix64(std::uint64_t z)
+{
   z += 0x9e3779b97f4a7c15ULL;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;

@@ -11,6 +11,10 @@ namespace acmesim {
 
 using RandomEngine = std::mt19937_64;
 
+// splitmix64's finaliser (Steele, Lea and Flood, OOPSLA 2014): spreads nearby inputs over the
+// whole 64-bit range, identically on every platform.
+std::uint64_t splitmix64(std::uint64_t z);
+
 // Mixes the scenario seed with a stable hash of the stream name (FNV-1a then splitmix64).
 std::uint64_t derive_stream_seed(std::uint64_t scenario_seed, std::string_view stream_name);
 

@@ -16,6 +16,8 @@ namespace {
 // keep GPU counts within int and stop a typo from building a graph of a billion switches.
 constexpr double MAX_NODES = 100000;
 constexpr double MAX_RADIX = 4096;
+// Llama 3 spread each GPU pair over 16 flows (E-ECMP); every flow is a platform endpoint.
+constexpr double MAX_FLOWS_PER_NIC = 16;
 
 const KeyTable<FabricSpec>& fabric_keys()
 {
@@ -33,6 +35,13 @@ const KeyTable<FabricSpec>& fabric_keys()
                  "(summary.json shows the derived count)"),
       number_key("port_bandwidth_Gbps", &F::port_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s", "bandwidth of one switch port"),
       number_key("link_latency_us", &F::link_latency_us, physical::LATENCY_US, "us", "latency of one fabric link"),
+      value_key("routing", &F::routing,
+                "how traffic between leaves picks a spine: pooled (spread evenly over a leaf's uplinks, as "
+                "InfiniBand's balanced static routing) or ecmp (each flow hashed onto one uplink, seeded by the "
+                "scenario's seed, so flows collide)"),
+      number_key("flows_per_nic", &F::flows_per_nic, integer_between(1, MAX_FLOWS_PER_NIC), "flows",
+                 "under ecmp, flows a node opens toward one peer per compute NIC, each hashed on its own "
+                 "(NCCL's queue pairs per connection)"),
   });
   return keys;
 }

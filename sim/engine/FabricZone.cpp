@@ -1,5 +1,7 @@
 #include "sim/engine/FabricZone.hpp"
 
+#include "models/cluster/EcmpHash.hpp"
+
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/s4u/Link.hpp>
 
@@ -38,12 +40,14 @@ FabricZone::Cable FabricZone::cable_of(simgrid::s4u::Link* link)
   return {link->get_impl(), link->get_impl(), link->get_latency()};
 }
 
-FabricZone::FabricZone(const std::string& name, const Topology& topology) : NetZoneImpl(name)
+FabricZone::FabricZone(const std::string& name, const Topology& topology, std::uint64_t ecmp_seed)
+    : NetZoneImpl(name), ecmp_seed_(ecmp_seed)
 {
   pods_.resize(topology.pod_count());
   for (std::size_t p = 0; p < pods_.size(); ++p) {
     Pod& pod = pods_[p];
     pod.spines = topology.spine_vertices(static_cast<int>(p)).size();
+    pod.ecmp = topology.spec().pods[p].fabric.routing == FabricRouting::Ecmp;
     if (pod.spines == 0)
       throw std::logic_error("FabricZone: pod " + topology.spec().pods[p].name + " has no spine");
     pod.leaf_spine.resize(topology.leaves_of_pod(static_cast<int>(p)).size() * pod.spines);
@@ -63,9 +67,16 @@ void FabricZone::add_node(const NetPoint* host, int pod, std::size_t leaf, std::
   node.to_leaf = to_leaf;
   node.to_storage = to_storage;
   nodes_.push_back(node);
-  if (host->id() >= node_of_netpoint_.size())
-    node_of_netpoint_.resize(host->id() + 1, NOT_A_NODE);
-  node_of_netpoint_[host->id()] = static_cast<std::int32_t>(id);
+  add_flow_host(host, id, 0);
+}
+
+void FabricZone::add_flow_host(const NetPoint* host, NodeId node, std::uint32_t flow)
+{
+  if (node >= nodes_.size())
+    throw std::logic_error("FabricZone: a flow host of node " + std::to_string(node) + ", which was not added");
+  if (host->id() >= endpoint_of_netpoint_.size())
+    endpoint_of_netpoint_.resize(host->id() + 1);
+  endpoint_of_netpoint_[host->id()] = Endpoint{static_cast<std::int32_t>(node), flow};
 }
 
 void FabricZone::set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable)
@@ -85,30 +96,42 @@ void FabricZone::set_storage(const NetPoint* host, Cable service)
   service_ = service;
 }
 
-std::int32_t FabricZone::node_index(const NetPoint* point) const
+FabricZone::Endpoint FabricZone::endpoint(const NetPoint* point) const
 {
-  return point->id() < node_of_netpoint_.size() ? node_of_netpoint_[point->id()] : NOT_A_NODE;
+  return point->id() < endpoint_of_netpoint_.size() ? endpoint_of_netpoint_[point->id()] : Endpoint{};
 }
 
-void FabricZone::node_to_storage(const Node& node, Route* into, double* latency) const
+std::size_t FabricZone::spine_toward(NodeId from, std::uint32_t to, std::uint32_t flow) const
 {
+  const Pod& pod = pods_[nodes_[from].pod];
+  if (pod.ecmp)
+    return ecmp_path(EcmpFlow{ecmp_seed_, from, to, flow}, pod.spines);
+  // D-mod-k: by the destination's index in the pod; toward storage, by the node's own.
+  const Node& by = to == ECMP_TO_STORAGE ? nodes_[from] : nodes_[to];
+  return by.index % pod.spines;
+}
+
+void FabricZone::node_to_storage(NodeId id, Route* into, double* latency) const
+{
+  const Node& node = nodes_[id];
   if (node.to_storage.up != nullptr) {
     up(into, latency, node.to_storage);
     return;
   }
-  const std::size_t spine = spine_toward(node);
+  const std::size_t spine = spine_toward(id, ECMP_TO_STORAGE, 0);
   up(into, latency, node.to_leaf);
   up(into, latency, leaf_spine(node, spine));
   up(into, latency, pods_[node.pod].spine_storage[spine]);
 }
 
-void FabricZone::storage_to_node(const Node& node, Route* into, double* latency) const
+void FabricZone::storage_to_node(NodeId id, Route* into, double* latency) const
 {
+  const Node& node = nodes_[id];
   if (node.to_storage.up != nullptr) {
     down(into, latency, node.to_storage);
     return;
   }
-  const std::size_t spine = spine_toward(node);
+  const std::size_t spine = spine_toward(id, ECMP_TO_STORAGE, 0);
   down(into, latency, pods_[node.pod].spine_storage[spine]);
   down(into, latency, leaf_spine(node, spine));
   down(into, latency, node.to_leaf);
@@ -116,42 +139,44 @@ void FabricZone::storage_to_node(const Node& node, Route* into, double* latency)
 
 void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* into, double* latency)
 {
-  const std::int32_t from = node_index(src);
-  const std::int32_t to = node_index(dst);
+  const Endpoint from = endpoint(src);
+  const Endpoint to = endpoint(dst);
   // Routes through the storage service count its latency first (see the header).
   const auto through_service = [&] {
     if (latency != nullptr)
       *latency += service_.latency_s;
   };
-  if (from != NOT_A_NODE && to != NOT_A_NODE && from != to) {
-    const Node& a = nodes_[static_cast<std::size_t>(from)];
-    const Node& b = nodes_[static_cast<std::size_t>(to)];
+  if (from.node != NOT_A_NODE && to.node != NOT_A_NODE && from.node != to.node) {
+    const auto a_id = static_cast<NodeId>(from.node);
+    const auto b_id = static_cast<NodeId>(to.node);
+    const Node& a = nodes_[a_id];
+    const Node& b = nodes_[b_id];
     if (a.pod != b.pod) {
       through_service();
-      node_to_storage(a, into, latency);
+      node_to_storage(a_id, into, latency);
       into->link_list_.push_back(service_.up);
-      storage_to_node(b, into, latency);
+      storage_to_node(b_id, into, latency);
       return;
     }
     up(into, latency, a.to_leaf);
     if (a.leaf != b.leaf) {
-      const std::size_t spine = spine_toward(b);
+      const std::size_t spine = spine_toward(a_id, b_id, from.flow);
       up(into, latency, leaf_spine(a, spine));
       down(into, latency, leaf_spine(b, spine));
     }
     down(into, latency, b.to_leaf);
     return;
   }
-  if (from != NOT_A_NODE && dst == storage_) {
+  if (from.node != NOT_A_NODE && dst == storage_) {
     through_service();
-    node_to_storage(nodes_[static_cast<std::size_t>(from)], into, latency);
+    node_to_storage(static_cast<NodeId>(from.node), into, latency);
     into->link_list_.push_back(service_.up);
     return;
   }
-  if (to != NOT_A_NODE && src == storage_) {
+  if (to.node != NOT_A_NODE && src == storage_) {
     through_service();
     into->link_list_.push_back(service_.down);
-    storage_to_node(nodes_[static_cast<std::size_t>(to)], into, latency);
+    storage_to_node(static_cast<NodeId>(to.node), into, latency);
     return;
   }
   throw std::logic_error("FabricZone " + get_name() + ": no route from " + src->get_name() + " to " + dst->get_name() +

@@ -21,6 +21,10 @@
 // - node to storage: the node's storage cable, or, without storage NICs, its compute cable, its
 //   leaf's cable to the spine chosen by the node itself and that spine's storage cable; then the
 //   storage service link. Storage to a node is that route backwards;
+// - under ecmp routing (FabricSpec::routing) the spine is the one the flow hashes to
+//   (models/cluster/EcmpHash): a node has an endpoint per flow it opens toward a peer (its own
+//   host for the first, a flow host for each other), and an endpoint's routes are its node's with
+//   the flow's own spine;
 // - node to a node of another pod: pods share no fabric, so up the first node's storage path,
 //   through the storage service, down the other's, as data staged through storage would go.
 // Latencies add up with the storage service's first, as SimGrid adds them over the zone tree.
@@ -54,14 +58,17 @@ public:
   // A cable of either kind: split-duplex links route by direction, the others carry both.
   static Cable cable_of(simgrid::s4u::Link* link);
 
-  // Sized for the topology's pods, leaves and spines (nothing of it is kept).
-  FabricZone(const std::string& name, const Topology& topology);
+  // Sized for the topology's pods, leaves and spines, routed as each pod's fabric says (nothing of
+  // the topology is kept); `ecmp_seed` seeds the hash of pods routed by ecmp.
+  FabricZone(const std::string& name, const Topology& topology, std::uint64_t ecmp_seed);
 
   // Before seal(): every node in NodeId order (the topology's; its pod, its leaf and index within
   // the pod say where it is; a default Cable to_storage: no storage NIC), the switch cables, the
   // storage host and service.
   void add_node(const NetPoint* host, int pod, std::size_t leaf, std::size_t index, Cable to_leaf,
                 Cable to_storage);
+  // Another endpoint of an added node: its flow number `flow` (from 1) toward any peer.
+  void add_flow_host(const NetPoint* host, NodeId node, std::uint32_t flow);
   void set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable);
   void set_spine_storage(int pod, std::size_t spine, Cable cable);
   void set_storage(const NetPoint* host, Cable service);
@@ -76,26 +83,34 @@ private:
   };
   struct Pod {
     std::size_t spines = 0;
+    bool ecmp = false;
     std::vector<Cable> leaf_spine;    // [leaf * spines + spine]
     std::vector<Cable> spine_storage; // [spine], pods without storage NICs
   };
   using Route = simgrid::kernel::routing::Route;
   static constexpr std::int32_t NOT_A_NODE = -1;
+  // A netpoint of a node: the node and which of its flows toward a peer it sends.
+  struct Endpoint {
+    std::int32_t node = NOT_A_NODE;
+    std::uint32_t flow = 0;
+  };
 
   void get_local_route(const NetPoint* src, const NetPoint* dst, Route* into, double* latency) override;
-  std::int32_t node_index(const NetPoint* point) const;
-  void node_to_storage(const Node& node, Route* into, double* latency) const;
-  void storage_to_node(const Node& node, Route* into, double* latency) const;
+  Endpoint endpoint(const NetPoint* point) const;
+  void node_to_storage(NodeId id, Route* into, double* latency) const;
+  void storage_to_node(NodeId id, Route* into, double* latency) const;
   const Cable& leaf_spine(const Node& node, std::size_t spine) const
   {
     const Pod& pod = pods_[node.pod];
     return pod.leaf_spine[node.leaf * pod.spines + spine];
   }
-  std::size_t spine_toward(const Node& node) const { return node.index % pods_[node.pod].spines; }
+  // The spine from `from` toward `to` (a node, or ECMP_TO_STORAGE) for the flow `flow`.
+  std::size_t spine_toward(NodeId from, std::uint32_t to, std::uint32_t flow) const;
 
   std::vector<Pod> pods_;
-  std::vector<Node> nodes_;                    // by NodeId
-  std::vector<std::int32_t> node_of_netpoint_; // by the netpoint's id in this zone
+  std::vector<Node> nodes_;                   // by NodeId
+  std::vector<Endpoint> endpoint_of_netpoint_; // by the netpoint's id in this zone
+  std::uint64_t ecmp_seed_ = 0;
   const NetPoint* storage_ = nullptr;
   Cable service_;
 };

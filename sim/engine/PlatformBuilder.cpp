@@ -55,7 +55,9 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
       std::swap(a, b);
     const TopologyVertex& lower = graph[a];
     const TopologyVertex& upper = graph[b];
-    if (sharing == CableSharing::Duplex && lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
+    const FabricSpec& fabric_spec = topology.spec().pods[static_cast<std::size_t>(lower.pod)].fabric;
+    const bool pool_uplinks = sharing == CableSharing::Duplex && fabric_spec.routing == FabricRouting::Pooled;
+    if (pool_uplinks && lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
       TopologyEdge& bundle = uplinks[a];
       bundle.bandwidth_Bps += graph[*it].bandwidth_Bps;
       bundle.latency_s = graph[*it].latency_s;
@@ -92,7 +94,7 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
 
 std::string uplinks_name(const std::string& leaf) { return leaf + "-uplinks"; }
 
-Platform build_platform(const Topology& topology, CableSharing sharing)
+Platform build_platform(const Topology& topology, CableSharing sharing, std::uint64_t ecmp_seed)
 {
   if (!sg4::Engine::has_instance())
     throw std::logic_error("build_platform: create the simgrid::s4u::Engine first");
@@ -103,7 +105,7 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
   const ClusterSpec& spec = topology.spec();
   const TopologyGraph& graph = topology.graph();
   // The only zone, hence the engine's root (SimGrid makes the first zone created its root and deletes it).
-  auto* fabric = new FabricZone("cluster", topology);
+  auto* fabric = new FabricZone("cluster", topology, ecmp_seed);
   sg4::NetZone* zone = fabric->get_iface();
   // Switches carry no routing logic here, but as routers they keep the platform readable (graph exports).
   for (std::size_t p = 0; p < spec.pods.size(); ++p) {
@@ -138,6 +140,19 @@ Platform build_platform(const Topology& topology, CableSharing sharing)
         cables.node_storage[n] != nullptr ? FabricZone::cable_of(cables.node_storage[n]) : FabricZone::Cable{};
     fabric->add_node(host, pod, leaf, index, FabricZone::cable_of(cables.node_leaf[n]), to_storage);
   }
+  platform.flow_hosts.resize(topology.node_count());
+  if (sharing == CableSharing::Duplex)
+    for (NodeId n = 0; n < topology.node_count(); ++n) {
+      const PodSpec& pod_spec = spec.pods[static_cast<std::size_t>(topology.pod_of(n))];
+      const auto flows = static_cast<std::uint32_t>(flows_per_peer(pod_spec));
+      for (std::uint32_t flow = 1; flow < flows; ++flow) {
+        sg4::Host* host = zone->create_host(topology.node_name(n) + "-flow" + std::to_string(flow), NODE_SPEED_FLOPS)
+                              ->set_core_count(1)
+                              ->seal();
+        fabric->add_flow_host(host->get_netpoint(), n, flow);
+        platform.flow_hosts[n].push_back(host);
+      }
+    }
 
   platform.storage_host = zone->create_host("storage", NODE_SPEED_FLOPS)->set_core_count(1)->seal();
   platform.storage_service_link = zone->create_link("storage-service", spec.storage.bandwidth_GBps * 1e9)

@@ -16,12 +16,16 @@
 // node of pod A to a node of pod B goes up A's storage path, through storage-service and down B's,
 // as data staged through storage would.
 //
-// Under CableSharing::Duplex (the flows model) a leaf's cables to the spines are pooled into one link,
-// "<leaf>-uplinks", of their summed bandwidth: a node's traffic leaves through each of its NICs on a
-// path of its own, so a node pair's flow spreads over several spines, which one SimGrid route per
-// pair cannot say; pooling is the fluid form of that spreading and keeps the leaf's
-// oversubscription (its uplink bandwidth against its nodes' cables). Traffic piling onto one spine
-// cable is then not modelled.
+// Under CableSharing::Duplex (the flows model) and pooled routing (FabricSpec::routing) a leaf's cables
+// to the spines are pooled into one link, "<leaf>-uplinks", of their summed bandwidth: a node's
+// traffic leaves through each of its NICs on a path of its own, so a node pair's flow spreads over
+// several spines, which one SimGrid route per pair cannot say; pooling is the fluid form of that
+// spreading and keeps the leaf's oversubscription (its uplink bandwidth against its nodes' cables).
+// Traffic piling onto one spine cable is then not modelled. Under ecmp routing it is: the spine
+// cables stay apart, and a node has an endpoint for each flow it opens toward a peer (one per
+// compute NIC and flows_per_nic), each hashed onto its own spine: its own host for the first, a
+// flow host "<node>-flow<j>" for each other. Flow hosts exist under Duplex only (only rings use
+// them) and share their node's cables.
 //
 // Call once per process, after creating the s4u::Engine and before running it.
 #include "models/cluster/Topology.hpp"
@@ -39,9 +43,18 @@ namespace acmesim {
 
 struct Platform {
   std::vector<simgrid::s4u::Host*> node_hosts;     // indexed by NodeId
+  // [NodeId]: the flow hosts of a node, flow 1 first (see above); empty when it has one flow a peer.
+  std::vector<std::vector<simgrid::s4u::Host*>> flow_hosts;
   std::vector<simgrid::s4u::Link*> compute_cables; // indexed by NodeId: the node's compute NICs to its leaf
   simgrid::s4u::Host* storage_host = nullptr;
   simgrid::s4u::Link* storage_service_link = nullptr; // shared by every storage flow of every pod
+
+  // Flows the node opens toward one peer, and the endpoint of the flow-th (from 0).
+  std::size_t flows_of(NodeId node) const { return 1 + flow_hosts.at(node).size(); }
+  simgrid::s4u::Host* flow_endpoint(NodeId node, std::size_t flow) const
+  {
+    return flow == 0 ? node_hosts.at(node) : flow_hosts.at(node).at(flow - 1);
+  }
 };
 
 // How a cable carries its two directions. Shared: one capacity for both (the platform without the
@@ -49,7 +62,9 @@ struct Platform {
 // model, where a ring sends and receives on every NIC at once).
 enum class CableSharing : std::uint8_t { Shared, Duplex };
 
-Platform build_platform(const Topology& topology, CableSharing sharing = CableSharing::Shared);
+// `ecmp_seed` seeds the hash of the pods routed by ecmp (the scenario's seed, in runs).
+Platform build_platform(const Topology& topology, CableSharing sharing = CableSharing::Shared,
+                        std::uint64_t ecmp_seed = 0);
 
 // The link of a leaf's pooled spine cables under CableSharing::Duplex.
 std::string uplinks_name(const std::string& leaf);

@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -40,7 +41,8 @@ struct PlatformRings::Impl {
   };
   struct Ring {
     std::vector<Flow> flows;
-    Burst burst;
+    std::size_t flows_per_hop = 1; // one per flow host pair under ecmp routing (PlatformBuilder.hpp)
+    Burst burst;                   // of one of its flows
     std::vector<RingLink> links; // the links its flows cross, with how many of them
     bool paused = false;
   };
@@ -154,14 +156,24 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
   if (!added)
     throw std::logic_error("job " + std::to_string(job) + " already has a ring");
   Impl::Ring& ring = it->second;
+  const Platform& platform = *impl_->platform;
+  // A hop travels in as many flows as both its ends open toward a peer, each a share of its bytes.
+  ring.flows_per_hop = platform.flows_of(parts.front().node);
+  for (const auto& part : parts)
+    ring.flows_per_hop = std::min(ring.flows_per_hop, platform.flows_of(part.node));
+  const auto per_flow = static_cast<double>(ring.flows_per_hop);
   ring.burst = traffic.burst;
+  ring.burst.critical_bytes /= per_flow;
+  ring.burst.hidden_bytes /= per_flow;
+  ring.burst.peak_Bps /= per_flow;
   std::vector<std::pair<const sg4::Host*, const sg4::Host*>> hops;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    sg4::Host* from = impl_->platform->node_hosts.at(parts[i].node);
-    sg4::Host* to = impl_->platform->node_hosts.at(parts[(i + 1) % parts.size()].node);
-    ring.flows.push_back(impl_->start_flow(from, to, traffic.mean_Bps));
-    hops.emplace_back(from, to);
-  }
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t flow = 0; flow < ring.flows_per_hop; ++flow) {
+      sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
+      sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
+      ring.flows.push_back(impl_->start_flow(from, to, traffic.mean_Bps / per_flow));
+      hops.emplace_back(from, to);
+    }
   ring.links = impl_->links_of(hops);
   impl_->shares.add_ring(job, ring.burst, ring.links);
   impl_->changed();
@@ -207,7 +219,10 @@ std::map<JobId, double> PlatformRings::sending_rates()
 {
   impl_->update_steady();
   std::map<JobId, double> out;
-  impl_->shares.for_each_rate([&](FabricShares::RingKey job, double rate) { out.emplace(job, rate); });
+  // A ring's rate is that of a hop: all its flows together.
+  impl_->shares.for_each_rate([&](FabricShares::RingKey job, double rate) {
+    out.emplace(job, rate * static_cast<double>(impl_->rings.at(static_cast<JobId>(job)).flows_per_hop));
+  });
   for (const auto& [job, rate] : out)
     for (const auto& flow : impl_->rings.at(job).flows)
       if (flow.comm->get_state() != sg4::Activity::State::STARTED)

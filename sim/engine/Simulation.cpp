@@ -1,6 +1,7 @@
 #include "sim/engine/Simulation.hpp"
 
 #include "models/cluster/StartOverheads.hpp"
+#include "models/common/Random.hpp"
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
@@ -174,7 +175,8 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   const bool flows = scenario.network.on();
   if (flows)
     configure_flow_model();
-  const Platform platform = build_platform(*result.topology, flows ? CableSharing::Duplex : CableSharing::Shared);
+  const Platform platform = build_platform(*result.topology, flows ? CableSharing::Duplex : CableSharing::Shared,
+                                           derive_stream_seed(scenario.seed, "fabric.ecmp"));
 
   TimerDriver* driver = nullptr;
   // With the network model off nothing listens to sharing changes: the run is as without it.

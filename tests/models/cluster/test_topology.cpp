@@ -304,6 +304,17 @@ TEST_CASE("invalid pods are reported with the key to fix", "[topology][validatio
     pod.fabric.nodes_per_leaf = 40; // no port left for an uplink
     CHECK(has_key(diagnostics_of(cluster_of({pod})), "cluster.pods.0.fabric.nodes_per_leaf"));
   }
+  SECTION("flows per NIC without ECMP, which they would not change")
+  {
+    PodSpec pod = kalos();
+    pod.fabric.flows_per_nic = 4;
+    const auto diagnostics = diagnostics_of(cluster_of({pod}));
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].key == "cluster.pods.0.fabric.flows_per_nic");
+    CHECK(diagnostics[0].message.find("ecmp") != std::string::npos);
+    pod.fabric.routing = FabricRouting::Ecmp;
+    CHECK(diagnostics_of(cluster_of({pod})).empty());
+  }
   SECTION("every problem at once, and the message names the key")
   {
     PodSpec pod = seren();

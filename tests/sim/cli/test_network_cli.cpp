@@ -81,3 +81,30 @@ TEST_CASE("network cli: experts on one NIC cost more than the dense model, and c
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("network.max_compute_mfu") != std::string::npos);
 }
+
+TEST_CASE("network cli: --set cluster.fabric.routing=ecmp reaches the run and its echo: hashed flows collide where "
+          "pooled uplinks spread them, and a routing that does not exist is bad input")
+{
+  // Three days of the network what-if on Kalos's non-blocking fabric. Pooled, no ring ever waits
+  // on an uplink; under ECMP, flows that hash onto one spine cable share it (about 100 GPU-hours
+  // of communication at the scenario's seed).
+  const std::string scenario = std::string(ACMESIM_SOURCE_DIR) + "/scenarios/network-what-if.yaml";
+  const auto run_with = [&](const std::string& routing) {
+    const auto out = scratch() / routing;
+    const auto o = run_acmesim("run '" + scenario + "' --quiet --set workload.synthetic.days=3" +
+                               " --set cluster.fabric.routing=" + routing + " --out '" + out.string() + "'");
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    return nlohmann::json::parse(slurp(out / "summary.json"));
+  };
+  const auto pooled = run_with("pooled");
+  const auto ecmp = run_with("ecmp");
+  CHECK(ecmp.at("scenario").at("cluster").at("pods").at(0).at("fabric").at("routing") == "ecmp");
+  CHECK(pooled.at("network").at("communication_gpu_hours").get<double>() == 0);
+  CHECK(ecmp.at("network").at("communication_gpu_hours").get<double>() > 10);
+
+  const auto bad = run_acmesim("run '" + scenario + "' --quiet --set cluster.fabric.routing=hashed --out '" +
+                               (scratch() / "bad").string() + "'");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("cluster.fabric.routing") != std::string::npos);
+}
