@@ -35,6 +35,7 @@ variants=(
   "kalos spread, 4:1, experts (EP 8)|$kalos --set scheduler.placement=spread --set cluster.fabric.oversubscription=4 --set network.expert_parallel=8"
   "kalos ECMP|$kalos --set cluster.fabric.routing=ecmp"
   "kalos spread, ECMP|$kalos --set scheduler.placement=spread --set cluster.fabric.routing=ecmp"
+  "kalos spread, ECMP, rail-optimised|$kalos --set scheduler.placement=spread --set cluster.fabric.routing=ecmp --set cluster.fabric.wiring=rail"
   "kalos network off|$kalos --set network.model=off"
   "seren sync checkpoints|$seren --set checkpoint.mode=sync"
   "seren async checkpoints|$seren --set checkpoint.mode=async"

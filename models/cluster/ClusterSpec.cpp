@@ -30,8 +30,18 @@ int derived_nodes_per_leaf(const PodSpec& pod)
   // that are exact in decimal (e.g. 40 * 1.5 / 2.5 = 24) from rounding down to the port below.
   const double o = std::max(fabric.oversubscription, 0.0);
   const int downlinks = static_cast<int>(std::floor(fabric.leaf_radix * o / (1.0 + o) + 1e-9));
+  return std::max(1, downlinks / nics_per_leaf_switch(pod));
+}
+
+int nics_per_leaf_switch(const PodSpec& pod)
+{
   // Invalid NIC counts are reported by the Topology; here they must only not divide by zero.
-  return std::max(1, downlinks / std::max(1, pod.compute_nics));
+  return pod.fabric.wiring == FabricWiring::Rail ? 1 : std::max(1, pod.compute_nics);
+}
+
+int switches_per_leaf(const PodSpec& pod)
+{
+  return pod.fabric.wiring == FabricWiring::Rail ? std::max(1, pod.compute_nics) : 1;
 }
 
 double compute_cable_Bps(const PodSpec& pod) { return pod.compute_nics * pod.nic_bandwidth_Gbps * 1e9 / 8; }
@@ -61,7 +71,8 @@ int derived_spine_radix(const PodSpec& pod)
 
 int derived_uplinks_per_leaf(const PodSpec& pod)
 {
-  return std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * pod.compute_nics);
+  const int per_switch = std::max(1, pod.fabric.leaf_radix - derived_nodes_per_leaf(pod) * nics_per_leaf_switch(pod));
+  return switches_per_leaf(pod) * per_switch;
 }
 
 int flows_per_peer(const PodSpec& pod)

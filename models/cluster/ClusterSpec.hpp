@@ -21,6 +21,17 @@ namespace acmesim {
 enum class FabricRouting : std::uint8_t { Pooled, Ecmp };
 constexpr auto enum_names(FabricRouting) { return names_in_order<FabricRouting>("pooled", "ecmp"); }
 
+// How a node's compute NICs reach the leaf switches.
+//  - leaf: all of them to one leaf switch; a leaf takes as many nodes as its downlinks hold NICs.
+//  - rail (rail-optimised, as NVIDIA's DGX SuperPOD wires it): NIC k of each node of a rail group
+//    to the group's rail switch k, one switch per NIC. Nodes of one group reach each other through
+//    their rail switches alone, NIC k to NIC k (NCCL keeps rings on rails), so a group holds a
+//    switch's downlinks' worth of nodes, and its compute_nics switches send their uplinks to
+//    compute_nics planes of spines. The platform keeps a group as one "leaf" of those switches'
+//    ports together (docs/network.md, "Routing between leaves").
+enum class FabricWiring : std::uint8_t { Leaf, Rail };
+constexpr auto enum_names(FabricWiring) { return names_in_order<FabricWiring>("leaf", "rail"); }
+
 struct FabricSpec {
   int leaf_radix = 40;           // ports per leaf switch (HDR Quantum QM8700: 40 ports)
   int spine_radix = 0;           // ports per spine switch; 0: derived (derived_spine_radix)
@@ -29,6 +40,7 @@ struct FabricSpec {
   double port_bandwidth_Gbps = 200; // one HDR port
   double link_latency_us = 1.0;
   FabricRouting routing = FabricRouting::Pooled;
+  FabricWiring wiring = FabricWiring::Leaf;
   // Under ecmp, flows a node opens toward one peer per compute NIC (NCCL's queue pairs per
   // connection, NCCL_IB_QPS_PER_CONNECTION: 1 by default), each hashed on its own.
   int flows_per_nic = 1;
@@ -69,9 +81,13 @@ struct ClusterSpec {
   int total_gpus() const;
 };
 
-// Nodes per leaf switch implied by a fabric and the compute NICs of a node:
-// the leaf's downlink ports (radix * o / (1 + o)) divided by the NICs per node, unless
-// nodes_per_leaf is given explicitly.
+// NICs of one node on one leaf switch: all of them wired to a leaf, one wired to rails.
+int nics_per_leaf_switch(const PodSpec& pod);
+// Switches of one "leaf" of the platform: 1, or under rail wiring a rail group's compute_nics.
+int switches_per_leaf(const PodSpec& pod);
+// Nodes per leaf (per rail group under rail wiring) implied by a fabric and the compute NICs of a
+// node: a leaf switch's downlink ports (radix * o / (1 + o)) divided by the NICs a node has on it,
+// unless nodes_per_leaf is given explicitly.
 int derived_nodes_per_leaf(const PodSpec& pod);
 // Spine ports a two-level tree of `leaves` leaf switches needs: one per leaf, and one toward
 // storage when storage shares the compute NICs.
@@ -82,8 +98,10 @@ int derived_leaves(const PodSpec& pod);
 // (and storage), so that a cluster described by its nodes alone builds.
 inline constexpr int DEFAULT_SPINE_RADIX = 40; // HDR Quantum QM8700: 40 ports
 int derived_spine_radix(const PodSpec& pod);
-// Uplink ports of one leaf (radix minus the ports used toward nodes). Each uplink goes to a
-// distinct spine, so this is also the spine count of the pod.
+// Uplink ports of one leaf (radix minus the ports used toward nodes; under rail wiring, those of
+// the group's rail switches together). Each uplink goes to a distinct spine, so this is also the
+// spine count of the pod; under rail wiring the spines of rail k are k * U .. k * U + U - 1, U the
+// uplinks of one rail switch.
 int derived_uplinks_per_leaf(const PodSpec& pod);
 // Flows a node's traffic toward one peer travels in: one per compute NIC and flows_per_nic under
 // ecmp routing, one when routing is pooled (its spreading is already fluid).

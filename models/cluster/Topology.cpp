@@ -65,20 +65,21 @@ void validate(const ClusterSpec& spec)
              "flows are hashed onto uplinks under routing: ecmp only, and this pod's routing is pooled");
     if (!shape_ok)
       continue;
-    if (fabric.leaf_radix < pod.compute_nics + 1) {
+    const int nics_on_switch = nics_per_leaf_switch(pod);
+    if (fabric.leaf_radix < nics_on_switch + 1) {
       report(prefix + "fabric.leaf_radix", std::to_string(fabric.leaf_radix),
-             "a leaf switch needs a port per compute NIC of one node (" + std::to_string(pod.compute_nics) +
-                 ") plus one uplink: leaf_radix must be >= " + std::to_string(pod.compute_nics + 1));
+             "a leaf switch needs a port per compute NIC of one node (" + std::to_string(nics_on_switch) +
+                 ") plus one uplink: leaf_radix must be >= " + std::to_string(nics_on_switch + 1));
       continue;
     }
     const int nodes_per_leaf = derived_nodes_per_leaf(pod);
-    if (nodes_per_leaf * pod.compute_nics > fabric.leaf_radix - 1) {
+    if (nodes_per_leaf * nics_on_switch > fabric.leaf_radix - 1) {
       const bool given = fabric.nodes_per_leaf > 0;
       report(prefix + (given ? "fabric.nodes_per_leaf" : "fabric.oversubscription"),
              given ? std::to_string(fabric.nodes_per_leaf) : format_number(fabric.oversubscription),
-             std::to_string(nodes_per_leaf) + " nodes of " + std::to_string(pod.compute_nics) +
-                 " NICs leave no uplink on a " + std::to_string(fabric.leaf_radix) + "-port leaf: at most " +
-                 std::to_string((fabric.leaf_radix - 1) / pod.compute_nics) + " nodes per leaf");
+             std::to_string(nodes_per_leaf) + " nodes of " + std::to_string(nics_on_switch) +
+                 " NICs a switch leave no uplink on a " + std::to_string(fabric.leaf_radix) +
+                 "-port leaf: at most " + std::to_string((fabric.leaf_radix - 1) / nics_on_switch) + " nodes per leaf");
       continue;
     }
     const int leaves = derived_leaves(pod);

@@ -39,6 +39,10 @@ const KeyTable<FabricSpec>& fabric_keys()
                 "how traffic between leaves picks a spine: pooled (spread evenly over a leaf's uplinks, as "
                 "InfiniBand's balanced static routing) or ecmp (each flow hashed onto one uplink, seeded by the "
                 "scenario's seed, so flows collide)"),
+      value_key("wiring", &F::wiring,
+                "how a node's compute NICs reach the leaves: leaf (all to one leaf switch) or rail (rail-optimised: "
+                "NIC k of each node of a rail group to the group's switch k, so a group holds a switch's downlinks' "
+                "worth of nodes that reach each other without the spines)"),
       number_key("flows_per_nic", &F::flows_per_nic, integer_between(1, MAX_FLOWS_PER_NIC), "flows",
                  "under ecmp, flows a node opens toward one peer per compute NIC, each hashed on its own "
                  "(NCCL's queue pairs per connection)"),

@@ -47,7 +47,10 @@ FabricZone::FabricZone(const std::string& name, const Topology& topology, std::u
   for (std::size_t p = 0; p < pods_.size(); ++p) {
     Pod& pod = pods_[p];
     pod.spines = topology.spine_vertices(static_cast<int>(p)).size();
-    pod.ecmp = topology.spec().pods[p].fabric.routing == FabricRouting::Ecmp;
+    const PodSpec& spec = topology.spec().pods[p];
+    pod.ecmp = spec.fabric.routing == FabricRouting::Ecmp;
+    pod.planes = static_cast<std::size_t>(switches_per_leaf(spec));
+    pod.flows_per_nic = static_cast<std::uint32_t>(spec.fabric.flows_per_nic);
     if (pod.spines == 0)
       throw std::logic_error("FabricZone: pod " + topology.spec().pods[p].name + " has no spine");
     pod.leaf_spine.resize(topology.leaves_of_pod(static_cast<int>(p)).size() * pod.spines);
@@ -104,8 +107,15 @@ FabricZone::Endpoint FabricZone::endpoint(const NetPoint* point) const
 std::size_t FabricZone::spine_toward(NodeId from, std::uint32_t to, std::uint32_t flow) const
 {
   const Pod& pod = pods_[nodes_[from].pod];
-  if (pod.ecmp)
-    return ecmp_path(EcmpFlow{ecmp_seed_, from, to, flow}, pod.spines);
+  if (pod.ecmp) {
+    const EcmpFlow hashed{ecmp_seed_, from, to, flow};
+    if (to == ECMP_TO_STORAGE || pod.planes == 1)
+      return ecmp_path(hashed, pod.spines);
+    // The flow's NIC, hence its rail, hence the plane of spines its rail switch reaches.
+    const std::size_t per_plane = pod.spines / pod.planes;
+    const std::size_t plane = (flow / pod.flows_per_nic) % pod.planes;
+    return plane * per_plane + ecmp_path(hashed, per_plane);
+  }
   // D-mod-k: by the destination's index in the pod; toward storage, by the node's own.
   const Node& by = to == ECMP_TO_STORAGE ? nodes_[from] : nodes_[to];
   return by.index % pod.spines;

@@ -24,7 +24,8 @@
 // - under ecmp routing (FabricSpec::routing) the spine is the one the flow hashes to
 //   (models/cluster/EcmpHash): a node has an endpoint per flow it opens toward a peer (its own
 //   host for the first, a flow host for each other), and an endpoint's routes are its node's with
-//   the flow's own spine;
+//   the flow's own spine. Under rail wiring a flow leaves on its NIC's rail, so it hashes onto the
+//   spines of that rail's plane;
 // - node to a node of another pod: pods share no fabric, so up the first node's storage path,
 //   through the storage service, down the other's, as data staged through storage would go.
 // Latencies add up with the storage service's first, as SimGrid adds them over the zone tree.
@@ -84,6 +85,9 @@ private:
   struct Pod {
     std::size_t spines = 0;
     bool ecmp = false;
+    // Under rail wiring, a plane of spines per rail, and which rail a node's flow leaves on.
+    std::size_t planes = 1;
+    std::uint32_t flows_per_nic = 1;
     std::vector<Cable> leaf_spine;    // [leaf * spines + spine]
     std::vector<Cable> spine_storage; // [spine], pods without storage NICs
   };

@@ -142,6 +142,21 @@ TEST_CASE("Kalos: 4 NICs per node leave 5 nodes per leaf, so 61 leaves", "[topol
   CHECK(topology.nodes_of_leaf(60).size() == 2);
 }
 
+TEST_CASE("Kalos rail-optimised: a rail group holds a switch's 20 downlinks of nodes, so 16 groups, and its 4 rail "
+          "switches' 80 uplinks reach 80 spines",
+          "[topology]")
+{
+  PodSpec pod = kalos();
+  pod.fabric.wiring = FabricWiring::Rail;
+  CHECK(nics_per_leaf_switch(pod) == 1);
+  CHECK(switches_per_leaf(pod) == 4);
+  CHECK(derived_nodes_per_leaf(pod) == 20);
+  CHECK(derived_uplinks_per_leaf(pod) == 80);
+  const Topology topology(cluster_of({pod}));
+  CHECK(topology.leaf_count() == 16); // ceil(302 / 20)
+  CHECK(topology.spine_count() == 80);
+}
+
 TEST_CASE("two pods: counts add up and ids are dense pod by pod", "[topology]")
 {
   const Topology topology(cluster_of({seren(), kalos()}));
