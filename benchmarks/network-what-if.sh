@@ -4,7 +4,7 @@
 # asynchronous checkpoints (scenarios/seren-calibrated-week.yaml with pretraining checkpoints every
 # 30 minutes), two runs at a time. Per variant: mean and p95 JCT of pretraining jobs of 64 GPUs or
 # more (from jobs.csv), their mean slowdown, GPU-hours lost to communication, the nodes' NICs idle
-# and above a quarter of their bandwidth, and the busiest link direction.
+# and above a quarter of their bandwidth in 15 s samples, and the busiest link direction.
 # Usage: benchmarks/network-what-if.sh [BUILD_DIR]   (default build-bench; needs python3)
 #        ACMESIM=path/to/acmesim benchmarks/network-what-if.sh   (use that binary, build nothing)
 set -euo pipefail
@@ -67,7 +67,7 @@ def nearest_rank(values, p):
     return values[max(0, -(-len(values) * p // 100) - 1)] if values else float("nan")
 
 print("| variant | ≥64-GPU pretraining jobs | JCT mean / p95 (h) | their mean slowdown | communication GPU-h "
-      "| NICs idle / above 25% of the time | busiest link direction (mean use) |")
+      "| NICs idle / above 25% (15 s samples) | busiest link direction (mean use) |")
 print("|---|---|---|---|---|---|---|")
 for i, name in enumerate(variants):
     jct, slow = [], []

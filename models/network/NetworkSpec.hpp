@@ -27,6 +27,9 @@ struct NetworkSpec {
   // How the bursts of the rings on a link fall against each other (BurstSharing.hpp). Random by
   // default: jobs start and restart independently, and nothing in Acme's scheduler aligns them.
   PhaseAlignment phases = PhaseAlignment::Random;
+  // The window NIC figures are read over (summary.json's nic_utilisation): Acme's DCGM and
+  // Prometheus sampled every 15 s (the Acme repository's README).
+  double nic_sample_s = 15;
   CommSpec comm;                                   // every job type without its own profile
   std::map<JobType, CommSpec> job_types;           // profiles of job types that differ
   std::map<std::string, ReferenceFabric> reference; // by pod name; pods not named: their own fabric

@@ -92,6 +92,9 @@ const KeyTable<NetworkSpec>& network_keys()
       {value_key("phases", &N::phases,
                  "how the communication bursts of jobs sharing a link fall against each other: random (independent "
                  "phases), aligned (in lock-step, the worst case) or interleaved (time-shifted as CASSINI does)")},
+      {number_key("nic_sample_s", &N::nic_sample_s, physical::SECONDS, "s",
+                  "the window summary.json's NIC figures are read over, as a monitor samples NICs (Acme: 15 s); "
+                  "a ring sends a burst each step, so a window between bursts reads nothing")},
       comm_keys().of_member(&N::comm),
       // A type's profile starts from the section's own, so that only what differs is written.
       {maps_by_name_key<JobType>(

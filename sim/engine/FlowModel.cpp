@@ -6,14 +6,6 @@
 
 namespace acmesim {
 
-namespace {
-
-// With cross traffic (SimGrid's default) each flow also loads its reverse route at this weight,
-// so a flow alone on a link gets 1 / (1 + weight) of the link (times the factor).
-constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
-
-} // namespace
-
 void configure_flow_model()
 {
   simgrid::s4u::Engine* engine = simgrid::s4u::Engine::get_instance();

@@ -8,6 +8,9 @@ namespace acmesim {
 // model: a flow's rate is its share of the links times this factor, so a bound in bytes per second
 // is divided by it, and a link's usage (in shares) multiplied by it is bytes per second.
 inline constexpr double FLOW_BANDWIDTH_FACTOR = 0.97;
+// With cross traffic (SimGrid's default) each flow also loads its reverse route at this weight (its
+// acknowledgements), so a flow alone on a link gets 1 / (1 + weight) of the link (times the factor).
+inline constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
 
 // SimGrid's network model settings under the flows model, set on the engine before the platform is
 // built (docs/network.md): the bandwidth factor named explicitly, since bounds are written in it, and

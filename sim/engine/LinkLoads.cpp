@@ -1,5 +1,6 @@
 #include "sim/engine/LinkLoads.hpp"
 
+#include "models/network/SampledLoad.hpp"
 #include "sim/engine/FlowModel.hpp"
 #include "sim/engine/RouteCache.hpp"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 namespace acmesim {
 
@@ -20,6 +22,15 @@ namespace {
 
 // Acme reports the share of NIC samples above a quarter of the bandwidth (acme-facts.md §4).
 constexpr double BUSY_NIC_SHARE = 0.25;
+
+using FlowId = std::uint64_t;
+
+// A flow on a NIC direction: its own route (weight 1) or its route back (its cross traffic).
+struct FlowOnNic {
+  FlowId flow;
+  double weight;
+  std::optional<JobId> ring;
+};
 
 struct Tracked {
   sg4::Link* link = nullptr;
@@ -31,24 +42,42 @@ struct Tracked {
   double idle_s = 0;
   double above_quarter_s = 0;
   bool listed = false;       // in the visit list of the sample under way
+  // NIC directions: the flows on it, and what windows read with them as they are.
+  std::vector<FlowOnNic> flows;
+  WindowShares windows{1, 0};
 };
 
 using Route = RouteCache<std::size_t>::Route; // link indices
 
 struct Flow {
+  FlowId id;
   sg4::CommPtr comm; // its state tells that the flow ended
   const simgrid::kernel::resource::Action* action;
   const Route* route;
   const Route* back; // loaded by cross traffic
+  std::optional<JobId> ring;
   double rate_Bps = 0; // as last sampled
 };
+
+bool operator==(const RingTrain& a, const RingTrain& b)
+{
+  return a.flow_bytes == b.flow_bytes && a.flow_rate_Bps == b.flow_rate_Bps && a.step_s == b.step_s;
+}
 
 } // namespace
 
 struct LinkLoads::Impl {
+  double nic_window_s = 0;
+  Trains trains;
   std::vector<Tracked> links; // by name
   std::unordered_map<const sg4::Link*, std::size_t> index;
   std::vector<Flow> flows;        // started and not yet seen ended
+  FlowId next_id = 0;
+  std::unordered_map<FlowId, double> live; // rate of each flow not yet seen ended, as last sampled
+  // The NIC directions each ring's flows cross, and its flows not yet seen ended.
+  std::unordered_map<JobId, std::vector<std::size_t>> ring_nics;
+  std::unordered_map<JobId, int> ring_flows;
+  std::map<JobId, RingTrain> sent; // the rings' bursts at the last sample
   std::vector<std::size_t> visit; // links to read at the sample under way
   // Each route as the indices of its links.
   RouteCache<std::size_t> routes{[this](const sg4::Link* link) -> std::optional<std::size_t> {
@@ -60,31 +89,79 @@ struct LinkLoads::Impl {
   void mark(const Route& route)
   {
     for (const std::size_t i : route)
-      if (!links[i].listed) {
-        links[i].listed = true;
-        visit.push_back(i);
-      }
+      mark(i);
+  }
+
+  void mark(std::size_t i)
+  {
+    if (!links[i].listed) {
+      links[i].listed = true;
+      visit.push_back(i);
+    }
   }
 
   void advance(Tracked& l, double t)
   {
     const double dt = t - l.since;
     l.used_bytes += l.usage_Bps * dt;
-    if (l.usage_Bps <= 0)
-      l.idle_s += dt;
-    else if (l.usage_Bps > BUSY_NIC_SHARE * l.bandwidth_Bps)
-      l.above_quarter_s += dt;
+    if (l.nic) {
+      l.idle_s += l.windows.idle * dt;
+      l.above_quarter_s += l.windows.above * dt;
+    }
     l.since = t;
+  }
+
+  // What windows on a NIC direction read: the other flows at their rates, each sending ring as
+  // its bursts (its flows on the link together, at the ring's rate while it sends).
+  void read_windows(Tracked& l, const std::map<JobId, RingTrain>& now)
+  {
+    std::erase_if(l.flows, [this](const FlowOnNic& f) { return !live.contains(f.flow); });
+    double steady_Bps = 0;
+    std::map<JobId, double> ring_weight;
+    for (const FlowOnNic& f : l.flows) {
+      if (!f.ring)
+        steady_Bps += f.weight * live.at(f.flow);
+      else if (now.contains(*f.ring)) // a paused ring sends nothing
+        ring_weight[*f.ring] += f.weight;
+    }
+    std::vector<BurstTrain> bursts;
+    for (const auto& [job, weight] : ring_weight) {
+      const RingTrain& train = now.at(job);
+      if (train.flow_rate_Bps > 0)
+        bursts.push_back(BurstTrain{weight * train.flow_rate_Bps, train.flow_bytes / train.flow_rate_Bps, train.step_s});
+    }
+    l.windows = window_shares(steady_Bps, bursts, nic_window_s, BUSY_NIC_SHARE * l.bandwidth_Bps);
+  }
+
+  // Marks the NICs of every ring whose bursts changed, started or stopped (paused) since the last
+  // sample; a closed ring's NICs were marked by its flows' ends.
+  void mark_changed_rings(const std::map<JobId, RingTrain>& now)
+  {
+    const auto mark_ring = [this](JobId job) {
+      if (const auto it = ring_nics.find(job); it != ring_nics.end())
+        for (const std::size_t i : it->second)
+          mark(i);
+    };
+    for (const auto& [job, train] : now)
+      if (const auto was = sent.find(job); was == sent.end() || !(was->second == train))
+        mark_ring(job);
+    for (const auto& [job, train] : sent)
+      if (!now.contains(job))
+        mark_ring(job);
   }
 };
 
-LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
+LinkLoads::LinkLoads(const Platform& platform, double nic_window_s, Trains trains) : impl_(std::make_unique<Impl>())
 {
+  impl_->nic_window_s = nic_window_s;
+  impl_->trains = std::move(trains);
   std::vector<sg4::Link*> all = sg4::Engine::get_instance()->get_all_links();
   std::sort(all.begin(), all.end(), [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
   for (sg4::Link* link : all) {
     impl_->index.emplace(link, impl_->links.size());
-    impl_->links.push_back(Tracked{link, link->get_bandwidth()});
+    Tracked& tracked = impl_->links.emplace_back();
+    tracked.link = link;
+    tracked.bandwidth_Bps = link->get_bandwidth();
   }
   // A split-duplex cable is two links, one per direction.
   for (const sg4::Link* cable : platform.compute_cables)
@@ -95,38 +172,70 @@ LinkLoads::LinkLoads(const Platform& platform) : impl_(std::make_unique<Impl>())
 
 void LinkLoads::flow_started(const StartedFlow& flow)
 {
-  impl_->flows.push_back(Flow{flow.comm, flow.action, &impl_->routes.route(flow.from, flow.to),
-                                 &impl_->routes.route(flow.to, flow.from)});
+  Impl& d = *impl_;
+  const FlowId id = d.next_id++;
+  const Flow& added = d.flows.emplace_back(Flow{id, flow.comm, flow.action, &d.routes.route(flow.from, flow.to),
+                                                &d.routes.route(flow.to, flow.from), flow.ring});
+  d.live.emplace(id, 0);
+  if (flow.ring)
+    ++d.ring_flows[*flow.ring];
+  for (const auto& [route, weight] : {std::pair{added.route, 1.0}, std::pair{added.back, CROSS_TRAFFIC_WEIGHT}})
+    for (const std::size_t i : *route) {
+      if (!d.links[i].nic)
+        continue;
+      d.links[i].flows.push_back(FlowOnNic{id, weight, flow.ring});
+      if (flow.ring) {
+        auto& nics = d.ring_nics[*flow.ring];
+        if (std::find(nics.begin(), nics.end(), i) == nics.end())
+          nics.push_back(i);
+      }
+    }
 }
 
 LinkLoads::~LinkLoads() = default;
 
 void LinkLoads::sample(double t)
 {
+  Impl& d = *impl_;
   // A link's usage is the sum of what its flows get: it changed only if one of them got another rate.
-  std::erase_if(impl_->flows, [this](Flow& flow) {
+  std::erase_if(d.flows, [&d](Flow& flow) {
     const bool ended = flow.comm->get_state() != sg4::Activity::State::STARTED;
     const double rate = ended ? 0 : flow.action->get_rate();
-    if (rate != flow.rate_Bps) {
-      impl_->mark(*flow.route);
-      impl_->mark(*flow.back);
+    if (rate != flow.rate_Bps || ended) {
+      d.mark(*flow.route);
+      d.mark(*flow.back);
       flow.rate_Bps = rate;
+      if (!ended)
+        d.live[flow.id] = rate;
+    }
+    if (ended) {
+      d.live.erase(flow.id);
+      if (flow.ring && --d.ring_flows[*flow.ring] == 0) { // the ring closed: its NICs are marked above
+        d.ring_flows.erase(*flow.ring);
+        d.ring_nics.erase(*flow.ring);
+      }
     }
     return ended;
   });
-  for (const std::size_t i : impl_->visit) {
-    Tracked& l = impl_->links[i];
-    impl_->advance(l, t);
+  const std::map<JobId, RingTrain> now = d.trains ? d.trains() : std::map<JobId, RingTrain>{};
+  d.mark_changed_rings(now);
+  for (const std::size_t i : d.visit) {
+    Tracked& l = d.links[i];
+    d.advance(l, t);
     l.usage_Bps = l.link->get_usage() * FLOW_BANDWIDTH_FACTOR;
+    if (l.nic)
+      d.read_windows(l, now);
     l.listed = false;
   }
-  impl_->visit.clear();
+  d.visit.clear();
+  d.sent = now;
 }
 
 NetworkLoad LinkLoads::finish(double t)
 {
   NetworkLoad load;
   load.span_s = t;
+  load.nic_window_s = impl_->nic_window_s;
   double nic_used = 0, nic_capacity = 0;
   for (Tracked& l : impl_->links) {
     impl_->advance(l, t);

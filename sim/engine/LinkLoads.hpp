@@ -1,22 +1,30 @@
 #pragma once
 // How loaded each link of the platform was over a run under the flows model (docs/network.md):
 // the time integral of each link direction's usage (the rates of the flows on it as SimGrid shares
-// it, the acknowledgement cross traffic of flows the other way included) over its bandwidth, and for the nodes' compute
-// cables how long each direction sat idle or above a quarter of its bandwidth, the figures Acme
-// reports for its InfiniBand NICs. Usage changes only when sharing does, so the engine samples
-// the links each time it reads new rates; only the links of flows whose rate changed (started,
-// ended, or shared anew) are read again, the others keep their usage.
+// it, the acknowledgement cross traffic of flows the other way included) over its bandwidth, and for
+// the nodes' compute cables the share of windows of `nic_window_s` (Acme's 15 s samples) that read
+// nothing and that read above a quarter of the bandwidth, the figures Acme reports for its
+// InfiniBand NICs. There a ring counts as what it is, a burst each step at the rate it gets while
+// it sends (the rings' trains), not as the mean its SimGrid flows are capped at
+// (models/network/SampledLoad). Usage changes only when sharing does, so the engine samples the
+// links each time it reads new rates; only the links of flows whose rate changed (started, ended, or
+// shared anew) and the NICs of rings whose bursts changed are read again, the others keep theirs.
 #include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
+#include "sim/engine/PlatformRings.hpp"
 #include "sim/run/NetworkLoad.hpp"
 
+#include <functional>
+#include <map>
 #include <memory>
 
 namespace acmesim {
 
 class LinkLoads {
 public:
-  explicit LinkLoads(const Platform& platform);
+  using Trains = std::function<std::map<JobId, RingTrain>()>;
+  // `trains()` gives the bursts of the rings that send at the time of a sample.
+  LinkLoads(const Platform& platform, double nic_window_s, Trains trains);
   ~LinkLoads();
   LinkLoads(const LinkLoads&) = delete;
   LinkLoads& operator=(const LinkLoads&) = delete;

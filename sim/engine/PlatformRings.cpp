@@ -66,7 +66,7 @@ struct PlatformRings::Impl {
 
   explicit Impl(PhaseAlignment phases) : shares(phases) {}
 
-  Flow start_flow(sg4::Host* from, sg4::Host* to, double bound_Bps) const
+  Flow start_flow(JobId job, sg4::Host* from, sg4::Host* to, double bound_Bps) const
   {
     sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
     comm->set_payload_size(ENDLESS_BYTES);
@@ -74,7 +74,7 @@ struct PlatformRings::Impl {
     Action& action = actions.of(*comm);
     action.set_bound(bound_Bps / FLOW_BANDWIDTH_FACTOR);
     if (started)
-      started(StartedFlow{from, to, comm, &action});
+      started(StartedFlow{from, to, comm, &action, job});
     return {comm, &action};
   }
 
@@ -171,7 +171,7 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
     for (std::size_t flow = 0; flow < ring.flows_per_hop; ++flow) {
       sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
       sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
-      ring.flows.push_back(impl_->start_flow(from, to, traffic.mean_Bps / per_flow));
+      ring.flows.push_back(impl_->start_flow(job, from, to, traffic.mean_Bps / per_flow));
       hops.emplace_back(from, to);
     }
   ring.links = impl_->links_of(hops);
@@ -227,6 +227,18 @@ std::map<JobId, double> PlatformRings::sending_rates()
     for (const auto& flow : impl_->rings.at(job).flows)
       if (flow.comm->get_state() != sg4::Activity::State::STARTED)
         throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
+  return out;
+}
+
+std::map<JobId, RingTrain> PlatformRings::trains()
+{
+  impl_->update_steady();
+  std::map<JobId, RingTrain> out;
+  impl_->shares.for_each_rate([&](FabricShares::RingKey key, double rate) {
+    const auto job = static_cast<JobId>(key);
+    const Burst& burst = impl_->rings.at(job).burst; // of one flow
+    out.emplace(job, RingTrain{burst.bytes(), rate, burst.step_s(rate)});
+  });
   return out;
 }
 

@@ -16,6 +16,14 @@
 
 namespace acmesim {
 
+// A sending ring's bursts, per flow: the bytes one flow carries a step, its rate while it sends and
+// the step (so each flow sends for bytes / rate of every step).
+struct RingTrain {
+  double flow_bytes = 0;
+  double flow_rate_Bps = 0;
+  double step_s = 0;
+};
+
 class PlatformRings final : public RingService {
 public:
   // `changed()` is called when a ring opens or closes (sharing changes).
@@ -35,6 +43,8 @@ public:
   void pause(JobId job) override;
   void resume(JobId job) override;
   std::map<JobId, double> sending_rates() override;
+  // The bursts of every ring that sends (paused ones do not), by job.
+  std::map<JobId, RingTrain> trains();
   double lone_flow_share() const override;
   // Rings still open (none once every job has ended).
   std::size_t open_rings() const;

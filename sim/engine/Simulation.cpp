@@ -189,7 +189,7 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   PlatformRings rings(platform, scenario.network.phases, changed);
   std::optional<LinkLoads> loads;
   if (flows) {
-    loads.emplace(platform);
+    loads.emplace(platform, scenario.network.nic_sample_s, [&rings] { return rings.trains(); });
     rings.watch_flow_starts([&loads](const StartedFlow& flow) { loads->flow_started(flow); });
     // Storage flows load the links the rings' bursts cross.
     transfers.watch_flow_starts([&loads, &rings](const StartedFlow& flow) {

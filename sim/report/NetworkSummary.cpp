@@ -21,8 +21,8 @@ std::optional<NetworkSummary> summarise_network(const RunResult& result)
     const LinkUse& link = load.links[i];
     network.busiest_links.push_back(BusyLink{link.name, link.bandwidth_Bps / 1e9, link.mean_utilisation});
   }
-  network.nic_utilisation = NicUtilisation{load.nic_directions, load.nic_idle_share, load.nic_above_quarter_share,
-                                           load.nic_mean_utilisation};
+  network.nic_utilisation = NicUtilisation{load.nic_directions, load.nic_window_s, load.nic_idle_share,
+                                           load.nic_above_quarter_share, load.nic_mean_utilisation};
   return network;
 }
 

@@ -278,16 +278,18 @@ constexpr auto json_fields(const BusyLink*)
   return fields<T>("link bandwidth_GBps mean_utilisation", &T::link, &T::bandwidth_GBps, &T::mean_utilisation);
 }
 
-// The directions of the nodes' compute cables, time-weighted: Acme's NIC figures (acme-facts.md §4).
+// The directions of the nodes' compute cables, time-weighted: Acme's NIC figures (acme-facts.md §4),
+// the idle and above-a-quarter shares as windows of window_s read them.
 struct NicUtilisation {
   std::size_t directions = 0;
+  double window_s = 0;
   double idle_share = 0, above_quarter_share = 0, mean = 0;
 };
 constexpr auto json_fields(const NicUtilisation*)
 {
   using T = NicUtilisation;
-  return fields<T>("directions idle_share above_quarter_share mean", &T::directions, &T::idle_share,
-                   &T::above_quarter_share, &T::mean);
+  return fields<T>("directions window_s idle_share above_quarter_share mean", &T::directions, &T::window_s,
+                   &T::idle_share, &T::above_quarter_share, &T::mean);
 }
 
 inline constexpr std::size_t BUSIEST_LINKS = 10;

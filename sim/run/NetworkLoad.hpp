@@ -18,8 +18,10 @@ struct NetworkLoad {
   double span_s = 0;
   std::vector<LinkUse> links; // every link that carried traffic, busiest first (ties by name)
   // Directions of the nodes' compute cables (a node's compute NICs taken together), time-weighted
-  // over the run: the share of time with no traffic, above a quarter of the bandwidth, and the mean.
+  // over the run: the share of windows of nic_window_s with no traffic and above a quarter of the
+  // bandwidth, and the mean.
   std::size_t nic_directions = 0;
+  double nic_window_s = 0;
   double nic_idle_share = 0;
   double nic_above_quarter_share = 0;
   double nic_mean_utilisation = 0;

@@ -49,6 +49,7 @@ public:
   }
 
   PlatformRings& rings() { return rings_; }
+  const Platform& platform() const { return platform_; }
   const Topology& topology() const { return topology_; }
   template <class F> void at(double t, F f) { simgrid::kernel::timer::Timer::set(t, std::move(f)); }
   void run_until(double t) { engine_.run_until(t); }
