@@ -10,6 +10,7 @@
 #include <simgrid/s4u/Link.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -24,6 +25,7 @@ namespace {
 constexpr double BUSY_NIC_SHARE = 0.25;
 
 using FlowId = std::uint64_t;
+constexpr FlowId ENDED = std::numeric_limits<FlowId>::max(); // a flow seen ended, to drop
 
 // A flow on a NIC direction: its own route (weight 1) or its route back (its cross traffic).
 struct FlowOnNic {
@@ -59,9 +61,12 @@ struct Flow {
   double rate_Bps = 0; // as last sampled
 };
 
-bool operator==(const RingTrain& a, const RingTrain& b)
+// The train of `job` among `trains` (in job order), if it sends.
+const RingTrain* train_of(const RingTrains& trains, JobId job)
 {
-  return a.flow_bytes == b.flow_bytes && a.flow_rate_Bps == b.flow_rate_Bps && a.step_s == b.step_s;
+  const auto it = std::lower_bound(trains.begin(), trains.end(), job,
+                                   [](const std::pair<JobId, RingTrain>& t, JobId j) { return t.first < j; });
+  return it != trains.end() && it->first == job ? &it->second : nullptr;
 }
 
 } // namespace
@@ -77,7 +82,7 @@ struct LinkLoads::Impl {
   // The NIC directions each ring's flows cross, and its flows not yet seen ended.
   std::unordered_map<JobId, std::vector<std::size_t>> ring_nics;
   std::unordered_map<JobId, int> ring_flows;
-  std::map<JobId, RingTrain> sent; // the rings' bursts at the last sample
+  RingTrains sent; // the rings' bursts at the last sample
   std::vector<std::size_t> visit; // links to read at the sample under way
   // Each route as the indices of its links.
   RouteCache<std::size_t> routes{[this](const sg4::Link* link) -> std::optional<std::size_t> {
@@ -113,41 +118,54 @@ struct LinkLoads::Impl {
 
   // What windows on a NIC direction read: the other flows at their rates, each sending ring as
   // its bursts (its flows on the link together, at the ring's rate while it sends).
-  void read_windows(Tracked& l, const std::map<JobId, RingTrain>& now)
+  void read_windows(Tracked& l, const RingTrains& now)
   {
-    std::erase_if(l.flows, [this](const FlowOnNic& f) { return !live.contains(f.flow); });
     double steady_Bps = 0;
-    std::map<JobId, double> ring_weight;
-    for (const FlowOnNic& f : l.flows) {
-      if (!f.ring)
-        steady_Bps += f.weight * live.at(f.flow);
-      else if (now.contains(*f.ring)) // a paused ring sends nothing
-        ring_weight[*f.ring] += f.weight;
+    // The rings on it (a few at most), each with its flows' weights together, in the order met.
+    std::vector<std::pair<const RingTrain*, double>> rings;
+    for (FlowOnNic& f : l.flows) {
+      const auto it = live.find(f.flow);
+      if (it == live.end()) {
+        f.flow = ENDED;
+      } else if (!f.ring) {
+        steady_Bps += f.weight * it->second;
+      } else if (const RingTrain* train = train_of(now, *f.ring)) { // a paused ring sends nothing
+        const auto same = std::find_if(rings.begin(), rings.end(), [&](const auto& r) { return r.first == train; });
+        if (same == rings.end())
+          rings.emplace_back(train, f.weight);
+        else
+          same->second += f.weight;
+      }
     }
+    std::erase_if(l.flows, [](const FlowOnNic& f) { return f.flow == ENDED; });
     std::vector<BurstTrain> bursts;
-    for (const auto& [job, weight] : ring_weight) {
-      const RingTrain& train = now.at(job);
-      if (train.flow_rate_Bps > 0)
-        bursts.push_back(BurstTrain{weight * train.flow_rate_Bps, train.flow_bytes / train.flow_rate_Bps, train.step_s});
-    }
+    for (const auto& [train, weight] : rings)
+      if (train->flow_rate_Bps > 0)
+        bursts.push_back(BurstTrain{weight * train->flow_rate_Bps, train->flow_bytes / train->flow_rate_Bps, train->step_s});
     l.windows = window_shares(steady_Bps, bursts, nic_window_s, BUSY_NIC_SHARE * l.bandwidth_Bps);
   }
 
   // Marks the NICs of every ring whose bursts changed, started or stopped (paused) since the last
   // sample; a closed ring's NICs were marked by its flows' ends.
-  void mark_changed_rings(const std::map<JobId, RingTrain>& now)
+  void mark_changed_rings(const RingTrains& now)
   {
     const auto mark_ring = [this](JobId job) {
       if (const auto it = ring_nics.find(job); it != ring_nics.end())
         for (const std::size_t i : it->second)
           mark(i);
     };
-    for (const auto& [job, train] : now)
-      if (const auto was = sent.find(job); was == sent.end() || !(was->second == train))
+    // Both in job order: walk them together.
+    auto was = sent.begin();
+    for (const auto& [job, train] : now) {
+      for (; was != sent.end() && was->first < job; ++was)
+        mark_ring(was->first); // stopped
+      if (was == sent.end() || was->first != job || !(was->second == train))
         mark_ring(job);
-    for (const auto& [job, train] : sent)
-      if (!now.contains(job))
-        mark_ring(job);
+      if (was != sent.end() && was->first == job)
+        ++was;
+    }
+    for (; was != sent.end(); ++was)
+      mark_ring(was->first);
   }
 };
 
@@ -217,7 +235,7 @@ void LinkLoads::sample(double t)
     }
     return ended;
   });
-  const std::map<JobId, RingTrain> now = d.trains ? d.trains() : std::map<JobId, RingTrain>{};
+  RingTrains now = d.trains ? d.trains() : RingTrains{};
   d.mark_changed_rings(now);
   for (const std::size_t i : d.visit) {
     Tracked& l = d.links[i];
@@ -228,7 +246,7 @@ void LinkLoads::sample(double t)
     l.listed = false;
   }
   d.visit.clear();
-  d.sent = now;
+  d.sent = std::move(now);
 }
 
 NetworkLoad LinkLoads::finish(double t)

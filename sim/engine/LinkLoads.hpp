@@ -15,14 +15,13 @@
 #include "sim/run/NetworkLoad.hpp"
 
 #include <functional>
-#include <map>
 #include <memory>
 
 namespace acmesim {
 
 class LinkLoads {
 public:
-  using Trains = std::function<std::map<JobId, RingTrain>()>;
+  using Trains = std::function<RingTrains()>;
   // `trains()` gives the bursts of the rings that send at the time of a sample.
   LinkLoads(const Platform& platform, double nic_window_s, Trains trains);
   ~LinkLoads();

@@ -230,15 +230,17 @@ std::map<JobId, double> PlatformRings::sending_rates()
   return out;
 }
 
-std::map<JobId, RingTrain> PlatformRings::trains()
+RingTrains PlatformRings::trains()
 {
   impl_->update_steady();
-  std::map<JobId, RingTrain> out;
+  RingTrains out;
+  out.reserve(impl_->rings.size());
   impl_->shares.for_each_rate([&](FabricShares::RingKey key, double rate) {
     const auto job = static_cast<JobId>(key);
     const Burst& burst = impl_->rings.at(job).burst; // of one flow
-    out.emplace(job, RingTrain{burst.bytes(), rate, burst.step_s(rate)});
+    out.emplace_back(job, RingTrain{burst.bytes(), rate, burst.step_s(rate)});
   });
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 

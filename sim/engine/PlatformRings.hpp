@@ -1,8 +1,9 @@
 #pragma once
 // RingService on the SimGrid platform: a job's ring is one open-ended flow from each of its nodes
-// to the next, started from maestro and capped (Action::set_bound) at the job's mean demand, so
-// that storage flows share NICs and fabric cables with the rings as SimGrid's bandwidth sharing
-// decides. What a ring gets while it sends is solved link by link over the links its flows cross
+// to the next (under ECMP routing, one per flow endpoint of the two nodes, each with its share of
+// the hop's bytes: PlatformBuilder.hpp), started from maestro and capped (Action::set_bound) at the
+// job's mean demand, so that storage flows share NICs and fabric cables with the rings as SimGrid's
+// bandwidth sharing decides. What a ring gets while it sends is solved link by link over the links its flows cross
 // (models/network/FabricSharing): each link's capacity as one flow alone gets it, the bursts of the
 // rings on it, and the other flows on it (storage, read from their actions) as steady senders.
 // SimGrid solves sharing at the start of a round: rates read at the date of a change are those
@@ -13,6 +14,8 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace acmesim {
 
@@ -22,7 +25,11 @@ struct RingTrain {
   double flow_bytes = 0;
   double flow_rate_Bps = 0;
   double step_s = 0;
+
+  bool operator==(const RingTrain&) const = default;
 };
+// Trains by job, in job order.
+using RingTrains = std::vector<std::pair<JobId, RingTrain>>;
 
 class PlatformRings final : public RingService {
 public:
@@ -43,8 +50,8 @@ public:
   void pause(JobId job) override;
   void resume(JobId job) override;
   std::map<JobId, double> sending_rates() override;
-  // The bursts of every ring that sends (paused ones do not), by job.
-  std::map<JobId, RingTrain> trains();
+  // The bursts of every ring that sends (paused ones do not), in job order.
+  RingTrains trains();
   double lone_flow_share() const override;
   // Rings still open (none once every job has ended).
   std::size_t open_rings() const;
