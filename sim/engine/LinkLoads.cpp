@@ -76,9 +76,8 @@ struct LinkLoads::Impl {
   Trains trains;
   std::vector<Tracked> links; // by name
   std::unordered_map<const sg4::Link*, std::size_t> index;
-  std::vector<Flow> flows;        // started and not yet seen ended
+  std::vector<Flow> flows; // started and not yet seen ended, in the order they started (so by id)
   FlowId next_id = 0;
-  std::unordered_map<FlowId, double> live; // rate of each flow not yet seen ended, as last sampled
   // The NIC directions each ring's flows cross, and its flows not yet seen ended.
   std::unordered_map<JobId, std::vector<std::size_t>> ring_nics;
   std::unordered_map<JobId, int> ring_flows;
@@ -90,6 +89,13 @@ struct LinkLoads::Impl {
       return known->second;
     return std::nullopt;
   }};
+
+  // The flow of that id, unless it was seen ended.
+  const Flow* running(FlowId id) const
+  {
+    const auto it = std::lower_bound(flows.begin(), flows.end(), id, [](const Flow& f, FlowId i) { return f.id < i; });
+    return it != flows.end() && it->id == id ? &*it : nullptr;
+  }
 
   void mark(const Route& route)
   {
@@ -124,11 +130,11 @@ struct LinkLoads::Impl {
     // The rings on it (a few at most), each with its flows' weights together, in the order met.
     std::vector<std::pair<const RingTrain*, double>> rings;
     for (FlowOnNic& f : l.flows) {
-      const auto it = live.find(f.flow);
-      if (it == live.end()) {
+      const Flow* flow = running(f.flow);
+      if (flow == nullptr) {
         f.flow = ENDED;
       } else if (!f.ring) {
-        steady_Bps += f.weight * it->second;
+        steady_Bps += f.weight * flow->rate_Bps;
       } else if (const RingTrain* train = train_of(now, *f.ring)) { // a paused ring sends nothing
         const auto same = std::find_if(rings.begin(), rings.end(), [&](const auto& r) { return r.first == train; });
         if (same == rings.end())
@@ -194,7 +200,6 @@ void LinkLoads::flow_started(const StartedFlow& flow)
   const FlowId id = d.next_id++;
   const Flow& added = d.flows.emplace_back(Flow{id, flow.comm, flow.action, &d.routes.route(flow.from, flow.to),
                                                 &d.routes.route(flow.to, flow.from), flow.ring});
-  d.live.emplace(id, 0);
   if (flow.ring)
     ++d.ring_flows[*flow.ring];
   for (const auto& [route, weight] : {std::pair{added.route, 1.0}, std::pair{added.back, CROSS_TRAFFIC_WEIGHT}})
@@ -223,15 +228,10 @@ void LinkLoads::sample(double t)
       d.mark(*flow.route);
       d.mark(*flow.back);
       flow.rate_Bps = rate;
-      if (!ended)
-        d.live[flow.id] = rate;
     }
-    if (ended) {
-      d.live.erase(flow.id);
-      if (flow.ring && --d.ring_flows[*flow.ring] == 0) { // the ring closed: its NICs are marked above
-        d.ring_flows.erase(*flow.ring);
-        d.ring_nics.erase(*flow.ring);
-      }
+    if (ended && flow.ring && --d.ring_flows[*flow.ring] == 0) { // the ring closed: its NICs are marked above
+      d.ring_flows.erase(*flow.ring);
+      d.ring_nics.erase(*flow.ring);
     }
     return ended;
   });

@@ -217,16 +217,15 @@ void PlatformRings::resume(JobId job)
 
 std::map<JobId, double> PlatformRings::sending_rates()
 {
-  impl_->update_steady();
   std::map<JobId, double> out;
-  // A ring's rate is that of a hop: all its flows together.
-  impl_->shares.for_each_rate([&](FabricShares::RingKey job, double rate) {
-    out.emplace(job, rate * static_cast<double>(impl_->rings.at(static_cast<JobId>(job)).flows_per_hop));
-  });
-  for (const auto& [job, rate] : out)
-    for (const auto& flow : impl_->rings.at(job).flows)
+  for (const auto& [job, train] : trains()) {
+    const Impl::Ring& ring = impl_->rings.at(job);
+    for (const auto& flow : ring.flows)
       if (flow.comm->get_state() != sg4::Activity::State::STARTED)
         throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
+    // A ring's rate is that of a hop: all its flows together.
+    out.emplace_hint(out.end(), job, train.flow_rate_Bps * static_cast<double>(ring.flows_per_hop));
+  }
   return out;
 }
 
