@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace acmesim {
@@ -175,6 +176,33 @@ double FabricShares::rate_Bps(RingKey key)
 {
   solve();
   return rings_.at(key).rate_Bps;
+}
+
+double rings_hold_Bps(std::span<const RingDemand> rings, std::size_t other_flows, double capacity_Bps)
+{
+  double all = 0;
+  for (const RingDemand& ring : rings)
+    all += ring.weight * ring.flow_Bps;
+  if (other_flows == 0) // nothing competes: what the link carries of the rings, at most all of it
+    return std::min(capacity_Bps, all);
+  std::vector<RingDemand> by_demand(rings.begin(), rings.end());
+  std::sort(by_demand.begin(), by_demand.end(),
+            [](const RingDemand& a, const RingDemand& b) { return a.flow_Bps < b.flow_Bps; });
+  double left = capacity_Bps;
+  double weight = static_cast<double>(other_flows); // of the flows still below the level
+  for (const RingDemand& ring : by_demand)
+    weight += ring.weight;
+  double held = 0;
+  for (const RingDemand& ring : by_demand) {
+    // Water-filling: the level if every flow still unserved rose together.
+    const double level = left / weight;
+    if (ring.flow_Bps > level) // this ring and every one after it stop at the level
+      return held + level * (weight - static_cast<double>(other_flows));
+    held += ring.weight * ring.flow_Bps;
+    left -= ring.weight * ring.flow_Bps;
+    weight -= ring.weight;
+  }
+  return held;
 }
 
 std::vector<double> ring_rates(std::span<const SharedLink> links, std::span<const RingOnLinks> rings,

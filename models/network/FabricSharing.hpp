@@ -105,6 +105,21 @@ struct SharedLink {
   std::vector<double> steady_Bps;
 };
 
+// A ring's flows on a link, as another flow's max-min share there sees them: each of its flows asks
+// at most `flow_Bps` (its mean), and loads the link with `weight` x its rate summed over them (1
+// per flow routed over it, less for flows whose acknowledgements come back over it).
+struct RingDemand {
+  double weight = 0;
+  double flow_Bps = 0;
+};
+// What the rings hold of a link on average when `other_flows` that take all they can get (storage
+// transfers, weight 1) share it: the weighted max-min level x at which each ring's flows get
+// min(flow_Bps, x) and the others x, filling `capacity_Bps`; the rings hold the sum of their
+// weighted rates, the other flows the rest. The engine keeps the rings out of its own bandwidth
+// sharing and lowers the link's bandwidth by this much while other flows cross it
+// (sim/engine/PlatformRings).
+double rings_hold_Bps(std::span<const RingDemand> rings, std::size_t other_flows, double capacity_Bps);
+
 // The rate each ring's flows get while they send, in the order given (FabricShares, solved once).
 std::vector<double> ring_rates(std::span<const SharedLink> links, std::span<const RingOnLinks> rings,
                                PhaseAlignment alignment);

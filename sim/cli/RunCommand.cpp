@@ -88,8 +88,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
     options.progress = progress_printer();
   RunResult result = run_simulation(scenario, workload, options);
-  log_debug(result.simgrid_kept_time ? "SimGrid kept time: the run moved data or had the network model on"
-                                     : "the run kept time itself: no flows, so nothing for SimGrid to do");
+  log_debug(result.simgrid_kept_time ? "SimGrid kept time: the run moved data to or from storage"
+                                     : "the run kept time itself: no storage flows, so nothing for SimGrid to share");
   if (result.run->jobs().rejected_count() > 0)
     log_warn(fmt::format("{} jobs ask for more GPUs than any pod has; they were rejected and are reported as "
                          "REJECTED in jobs.csv",

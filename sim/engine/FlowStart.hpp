@@ -1,14 +1,11 @@
 #pragma once
-// A flow the platform just started, as LinkLoads follows it: its two ends, its comm (whose state
-// says when it ended) and its action (whose rate is what it gets while it runs). Both flow services,
-// transfers and rings, report each flow they start.
-#include "models/workload/Job.hpp"
-
+// A flow the platform just started, as LinkLoads and PlatformRings follow it: its two ends, its
+// comm (whose state says when it ended) and its action (whose rate is what it gets while it runs).
+// PlatformTransfers reports each flow it starts.
 #include <simgrid/forward.h>
 #include <simgrid/s4u/Comm.hpp>
 
 #include <functional>
-#include <optional>
 
 namespace acmesim {
 
@@ -17,7 +14,6 @@ struct StartedFlow {
   const simgrid::s4u::Host* to;
   simgrid::s4u::CommPtr comm;
   const simgrid::kernel::resource::Action* action; // valid while the comm is started
-  std::optional<JobId> ring;                       // the job whose ring it belongs to, if any
 };
 
 using FlowStart = std::function<void(const StartedFlow&)>;

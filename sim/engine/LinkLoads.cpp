@@ -27,24 +27,24 @@ constexpr double BUSY_NIC_SHARE = 0.25;
 using FlowId = std::uint64_t;
 constexpr FlowId ENDED = std::numeric_limits<FlowId>::max(); // a flow seen ended, to drop
 
-// A flow on a NIC direction: its own route (weight 1) or its route back (its cross traffic).
+// A storage flow on a NIC direction: its own route (weight 1) or its route back (its cross traffic).
 struct FlowOnNic {
   FlowId flow;
   double weight;
-  std::optional<JobId> ring;
 };
 
 struct Tracked {
   sg4::Link* link = nullptr;
   double bandwidth_Bps = 0;
   bool nic = false;
-  double since = 0;          // usage holds from here on
-  double usage_Bps = 0;
-  double used_bytes = 0;     // integral of usage over time
+  double since = 0;          // load holds from here on
+  double load_Bps = 0;
+  double used_bytes = 0;     // integral of load over time
   double idle_s = 0;
   double above_quarter_s = 0;
   bool listed = false;       // in the visit list of the sample under way
-  // NIC directions: the flows on it, and what windows read with them as they are.
+  std::vector<std::pair<JobId, double>> rings; // the rings that send on it, with their weight
+  // NIC directions: the storage flows on it, and what windows read with them and the rings as they are.
   std::vector<FlowOnNic> flows;
   WindowShares windows{1, 0};
 };
@@ -57,7 +57,6 @@ struct Flow {
   const simgrid::kernel::resource::Action* action;
   const Route* route;
   const Route* back; // loaded by cross traffic
-  std::optional<JobId> ring;
   double rate_Bps = 0; // as last sampled
 };
 
@@ -78,9 +77,8 @@ struct LinkLoads::Impl {
   std::unordered_map<const sg4::Link*, std::size_t> index;
   std::vector<Flow> flows; // started and not yet seen ended, in the order they started (so by id)
   FlowId next_id = 0;
-  // The NIC directions each ring's flows cross, and its flows not yet seen ended.
-  std::unordered_map<JobId, std::vector<std::size_t>> ring_nics;
-  std::unordered_map<JobId, int> ring_flows;
+  // The links each sending ring loads, with its weight on each, as learnt from its train.
+  std::unordered_map<JobId, std::vector<std::pair<std::size_t, double>>> ring_links;
   RingTrains sent; // the rings' bursts at the last sample
   std::vector<std::size_t> visit; // links to read at the sample under way
   // Each route as the indices of its links.
@@ -114,7 +112,7 @@ struct LinkLoads::Impl {
   void advance(Tracked& l, double t)
   {
     const double dt = t - l.since;
-    l.used_bytes += l.usage_Bps * dt;
+    l.used_bytes += l.load_Bps * dt;
     if (l.nic) {
       l.idle_s += l.windows.idle * dt;
       l.above_quarter_s += l.windows.above * dt;
@@ -122,56 +120,80 @@ struct LinkLoads::Impl {
     l.since = t;
   }
 
-  // What windows on a NIC direction read: the other flows at their rates, each sending ring as
+  // The rings' mean load on a link.
+  static double rings_load_Bps(const Tracked& l, const RingTrains& now)
+  {
+    double load = 0;
+    for (const auto& [job, weight] : l.rings)
+      load += weight * train_of(now, job)->mean_Bps();
+    return load;
+  }
+
+  // What windows on a NIC direction read: the storage flows at their rates, each sending ring as
   // its bursts (its flows on the link together, at the ring's rate while it sends).
   void read_windows(Tracked& l, const RingTrains& now)
   {
     double steady_Bps = 0;
-    // The rings on it (a few at most), each with its flows' weights together, in the order met.
-    std::vector<std::pair<const RingTrain*, double>> rings;
     for (FlowOnNic& f : l.flows) {
-      const Flow* flow = running(f.flow);
-      if (flow == nullptr) {
-        f.flow = ENDED;
-      } else if (!f.ring) {
+      if (const Flow* flow = running(f.flow))
         steady_Bps += f.weight * flow->rate_Bps;
-      } else if (const RingTrain* train = train_of(now, *f.ring)) { // a paused ring sends nothing
-        const auto same = std::find_if(rings.begin(), rings.end(), [&](const auto& r) { return r.first == train; });
-        if (same == rings.end())
-          rings.emplace_back(train, f.weight);
-        else
-          same->second += f.weight;
-      }
+      else
+        f.flow = ENDED;
     }
     std::erase_if(l.flows, [](const FlowOnNic& f) { return f.flow == ENDED; });
     std::vector<BurstTrain> bursts;
-    for (const auto& [train, weight] : rings)
-      if (train->flow_rate_Bps > 0)
-        bursts.push_back(BurstTrain{weight * train->flow_rate_Bps, train->flow_bytes / train->flow_rate_Bps, train->step_s});
+    for (const auto& [job, weight] : l.rings) {
+      const RingTrain& train = *train_of(now, job);
+      if (train.flow_rate_Bps > 0)
+        bursts.push_back(BurstTrain{weight * train.flow_rate_Bps, train.flow_bytes / train.flow_rate_Bps, train.step_s});
+    }
     l.windows = window_shares(steady_Bps, bursts, nic_window_s, BUSY_NIC_SHARE * l.bandwidth_Bps);
   }
 
-  // Marks the NICs of every ring whose bursts changed, started or stopped (paused) since the last
-  // sample; a closed ring's NICs were marked by its flows' ends.
-  void mark_changed_rings(const RingTrains& now)
+  void ring_started(JobId job, const RingTrain& train)
   {
-    const auto mark_ring = [this](JobId job) {
-      if (const auto it = ring_nics.find(job); it != ring_nics.end())
-        for (const std::size_t i : it->second)
-          mark(i);
-    };
+    auto& uses = ring_links[job];
+    for (const auto& [link, weight] : *train.load) {
+      const std::size_t i = index.at(link);
+      uses.emplace_back(i, weight);
+      links[i].rings.emplace_back(job, weight);
+      mark(i);
+    }
+  }
+
+  void ring_stopped(JobId job)
+  {
+    const auto it = ring_links.find(job);
+    for (const auto& use : it->second) {
+      std::erase_if(links[use.first].rings, [job](const auto& ring) { return ring.first == job; });
+      mark(use.first);
+    }
+    ring_links.erase(it);
+  }
+
+  // Follows the rings that started, stopped (closed or paused) or changed their bursts since the
+  // last sample, and marks their links.
+  void follow_rings(const RingTrains& now)
+  {
     // Both in job order: walk them together.
     auto was = sent.begin();
     for (const auto& [job, train] : now) {
       for (; was != sent.end() && was->first < job; ++was)
-        mark_ring(was->first); // stopped
-      if (was == sent.end() || was->first != job || !(was->second == train))
-        mark_ring(job);
-      if (was != sent.end() && was->first == job)
-        ++was;
+        ring_stopped(was->first);
+      if (was == sent.end() || was->first != job) {
+        ring_started(job, train);
+        continue;
+      }
+      if (was->second.opening != train.opening) { // closed and opened again, maybe elsewhere
+        ring_stopped(job);
+        ring_started(job, train);
+      } else if (!(was->second == train))
+        for (const auto& use : ring_links.at(job))
+          mark(use.first);
+      ++was;
     }
     for (; was != sent.end(); ++was)
-      mark_ring(was->first);
+      ring_stopped(was->first);
   }
 };
 
@@ -198,21 +220,12 @@ void LinkLoads::flow_started(const StartedFlow& flow)
 {
   Impl& d = *impl_;
   const FlowId id = d.next_id++;
-  const Flow& added = d.flows.emplace_back(Flow{id, flow.comm, flow.action, &d.routes.route(flow.from, flow.to),
-                                                &d.routes.route(flow.to, flow.from), flow.ring});
-  if (flow.ring)
-    ++d.ring_flows[*flow.ring];
+  const Flow& added = d.flows.emplace_back(
+      Flow{id, flow.comm, flow.action, &d.routes.route(flow.from, flow.to), &d.routes.route(flow.to, flow.from)});
   for (const auto& [route, weight] : {std::pair{added.route, 1.0}, std::pair{added.back, CROSS_TRAFFIC_WEIGHT}})
-    for (const std::size_t i : *route) {
-      if (!d.links[i].nic)
-        continue;
-      d.links[i].flows.push_back(FlowOnNic{id, weight, flow.ring});
-      if (flow.ring) {
-        auto& nics = d.ring_nics[*flow.ring];
-        if (std::find(nics.begin(), nics.end(), i) == nics.end())
-          nics.push_back(i);
-      }
-    }
+    for (const std::size_t i : *route)
+      if (d.links[i].nic)
+        d.links[i].flows.push_back(FlowOnNic{id, weight});
 }
 
 LinkLoads::~LinkLoads() = default;
@@ -220,7 +233,8 @@ LinkLoads::~LinkLoads() = default;
 void LinkLoads::sample(double t)
 {
   Impl& d = *impl_;
-  // A link's usage is the sum of what its flows get: it changed only if one of them got another rate.
+  // A link's storage usage is the sum of what its flows get: it changed only if one of them got
+  // another rate.
   std::erase_if(d.flows, [&d](Flow& flow) {
     const bool ended = flow.comm->get_state() != sg4::Activity::State::STARTED;
     const double rate = ended ? 0 : flow.action->get_rate();
@@ -229,18 +243,14 @@ void LinkLoads::sample(double t)
       d.mark(*flow.back);
       flow.rate_Bps = rate;
     }
-    if (ended && flow.ring && --d.ring_flows[*flow.ring] == 0) { // the ring closed: its NICs are marked above
-      d.ring_flows.erase(*flow.ring);
-      d.ring_nics.erase(*flow.ring);
-    }
     return ended;
   });
   RingTrains now = d.trains ? d.trains() : RingTrains{};
-  d.mark_changed_rings(now);
+  d.follow_rings(now);
   for (const std::size_t i : d.visit) {
     Tracked& l = d.links[i];
     d.advance(l, t);
-    l.usage_Bps = l.link->get_usage() * FLOW_BANDWIDTH_FACTOR;
+    l.load_Bps = l.link->get_usage() * FLOW_BANDWIDTH_FACTOR + Impl::rings_load_Bps(l, now);
     if (l.nic)
       d.read_windows(l, now);
     l.listed = false;

@@ -2,12 +2,10 @@
 
 #include "models/network/FabricSharing.hpp"
 #include "sim/engine/FlowModel.hpp"
-#include "sim/engine/RetiredComms.hpp"
 #include "sim/engine/RouteCache.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/s4u/Comm.hpp>
-#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
@@ -24,32 +22,33 @@ namespace acmesim {
 namespace sg4 = simgrid::s4u;
 using simgrid::kernel::resource::Action;
 
-namespace {
-
-// Larger than any job sends: a ring flow ends only when it is cancelled.
-constexpr std::uint64_t ENDLESS_BYTES = 1ULL << 62;
-
-} // namespace
-
 struct PlatformRings::Impl {
   const Platform* platform;
   std::function<void()> changed;
-  FlowStart started;
-  struct Flow {
-    sg4::CommPtr comm;
-    Action* action; // valid while the comm runs
-  };
   struct Ring {
-    std::vector<Flow> flows;
     std::size_t flows_per_hop = 1; // one per flow host pair under ecmp routing (PlatformBuilder.hpp)
     Burst burst;                   // of one of its flows
-    std::vector<RingLink> links; // the links its flows cross, with how many of them
+    std::vector<RingLink> links;   // the links its flows cross, with how many of them
+    RingLoad load;                 // its weight on each link it loads, routes back included
+    std::vector<std::pair<std::size_t, double>> load_at; // the same, by link index
+    double flow_demand = 0; // a flow's mean demand, in SimGrid's bandwidth units (a bound's)
+    std::uint64_t opening = 0;
     bool paused = false;
   };
   std::map<JobId, Ring> rings;
+  std::uint64_t openings = 0;
   // What the rings get while they send, over the links they have crossed.
   FabricShares shares;
-  std::unordered_map<const sg4::Link*, std::size_t> link_index; // into the shares' links
+  // Each link the rings or storage flows crossed, by index into the shares' links.
+  struct LinkState {
+    sg4::Link* link;
+    double nominal_bandwidth; // as built
+    std::vector<std::pair<JobId, RingDemand>> demands; // the sending rings' on it
+    std::size_t others = 0;   // storage flows on it
+    double held = 0;          // taken off its bandwidth for the rings
+  };
+  std::vector<LinkState> links;
+  std::unordered_map<const sg4::Link*, std::size_t> link_index;
   // Flows of the other services while they run: their rates load the links the rings cross.
   struct OtherFlow {
     sg4::CommPtr comm;
@@ -57,62 +56,76 @@ struct PlatformRings::Impl {
     std::vector<std::size_t> links; // its route, as links of the shares
   };
   std::vector<OtherFlow> others;
-  RouteCache<const sg4::Link*> routes{[](const sg4::Link* link) { return std::optional<const sg4::Link*>(link); }};
+  RouteCache<std::size_t> routes{[this](sg4::Link* link) { return std::optional<std::size_t>(index_of(link)); }};
   // Links with steady flows at the last look, and the rates found on each (scratch, by link).
   std::vector<std::size_t> loaded;
   std::vector<std::vector<double>> steady;
-  RetiredComms retired;
-  StartedActions actions;
+  std::vector<RingDemand> scratch;
 
   explicit Impl(PhaseAlignment phases) : shares(phases) {}
 
-  Flow start_flow(JobId job, sg4::Host* from, sg4::Host* to, double bound_Bps) const
-  {
-    sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
-    comm->set_payload_size(ENDLESS_BYTES);
-    comm->start();
-    Action& action = actions.of(*comm);
-    action.set_bound(bound_Bps / FLOW_BANDWIDTH_FACTOR);
-    if (started)
-      started(StartedFlow{from, to, comm, &action, job});
-    return {comm, &action};
-  }
-
-  std::size_t index_of(const sg4::Link* link)
+  std::size_t index_of(sg4::Link* link)
   {
     const auto [it, added] = link_index.try_emplace(link, shares.link_count());
     if (added) {
       shares.add_link(link->get_bandwidth() * acmesim::lone_flow_share());
+      links.push_back(LinkState{link, link->get_bandwidth(), {}, 0, 0});
       steady.emplace_back();
     }
     return it->second;
   }
 
-  // The links of a ring's flows, each once, with the number of its flows crossing it.
-  std::vector<RingLink> links_of(const std::vector<std::pair<const sg4::Host*, const sg4::Host*>>& hops)
+  // Lowers the link's SimGrid bandwidth by what the rings hold of it beside its storage flows
+  // (none without storage flows: no one else would see it). Whether it moved.
+  bool reserve(std::size_t l)
   {
-    std::map<std::size_t, int> count;
-    for (const auto& [from, to] : hops)
-      for (const sg4::Link* link : routes.route(from, to))
-        ++count[index_of(link)];
-    std::vector<RingLink> uses;
-    for (const auto& [link, flows] : count)
-      uses.push_back(RingLink{link, flows});
-    return uses;
+    LinkState& state = links[l];
+    double held = 0;
+    if (state.others > 0 && !state.demands.empty()) {
+      scratch.clear();
+      for (const auto& demand : state.demands)
+        scratch.push_back(demand.second);
+      held = rings_hold_Bps(scratch, state.others, state.nominal_bandwidth);
+    }
+    if (held == state.held)
+      return false;
+    state.held = held;
+    state.link->set_bandwidth(state.nominal_bandwidth - held);
+    return true;
   }
 
-  std::vector<std::size_t> links_of(const std::vector<const sg4::Link*>& route)
+  // A ring starts or stops holding its mean load on its links.
+  void hold(JobId job, const Ring& ring)
   {
-    std::vector<std::size_t> out;
-    for (const sg4::Link* link : route)
-      out.push_back(index_of(link));
-    return out;
+    for (const auto& [l, weight] : ring.load_at) {
+      links[l].demands.emplace_back(job, RingDemand{weight, ring.flow_demand});
+      reserve(l);
+    }
+  }
+  void release(JobId job, const Ring& ring)
+  {
+    for (const auto& use : ring.load_at) {
+      std::erase_if(links[use.first].demands, [job](const auto& demand) { return demand.first == job; });
+      reserve(use.first);
+    }
   }
 
-  // Hands the shares the other flows' rates on the rings' links, where they changed.
+  // Drops the storage flows that ended (their links' bandwidth is given back) and hands the shares
+  // the others' rates on the rings' links, where they changed.
   void update_steady()
   {
-    std::erase_if(others, [](const OtherFlow& flow) { return flow.comm->get_state() != sg4::Activity::State::STARTED; });
+    bool moved = false;
+    std::erase_if(others, [&](const OtherFlow& flow) {
+      if (flow.comm->get_state() == sg4::Activity::State::STARTED)
+        return false;
+      for (const std::size_t l : flow.links) {
+        --links[l].others;
+        moved = reserve(l) || moved;
+      }
+      return true;
+    });
+    if (moved)
+      changed(); // the flows left get more: read them again
     std::vector<std::size_t> now_loaded;
     for (const OtherFlow& flow : others)
       for (const std::size_t l : flow.links) {
@@ -140,11 +153,15 @@ PlatformRings::PlatformRings(const Platform& platform, PhaseAlignment phases, st
 
 PlatformRings::~PlatformRings() = default;
 
-void PlatformRings::watch_flow_starts(FlowStart started) { impl_->started = std::move(started); }
-
 void PlatformRings::other_flow_started(const StartedFlow& flow)
 {
-  impl_->others.push_back(Impl::OtherFlow{flow.comm, flow.action, impl_->links_of(impl_->routes.route(flow.from, flow.to))});
+  Impl& d = *impl_;
+  const auto& route = d.routes.route(flow.from, flow.to);
+  for (const std::size_t l : route) {
+    ++d.links[l].others;
+    d.reserve(l);
+  }
+  d.others.push_back(Impl::OtherFlow{flow.comm, flow.action, route});
 }
 
 void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraffic& traffic)
@@ -152,11 +169,12 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
   const auto& parts = allocation.parts;
   if (parts.size() < 2)
     throw std::logic_error("a ring needs two nodes");
-  const auto [it, added] = impl_->rings.try_emplace(job);
+  Impl& d = *impl_;
+  const auto [it, added] = d.rings.try_emplace(job);
   if (!added)
     throw std::logic_error("job " + std::to_string(job) + " already has a ring");
   Impl::Ring& ring = it->second;
-  const Platform& platform = *impl_->platform;
+  const Platform& platform = *d.platform;
   // A hop travels in as many flows as both its ends open toward a peer, each a share of its bytes.
   ring.flows_per_hop = platform.flows_of(parts.front().node);
   for (const auto& part : parts)
@@ -166,66 +184,75 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
   ring.burst.critical_bytes /= per_flow;
   ring.burst.hidden_bytes /= per_flow;
   ring.burst.peak_Bps /= per_flow;
-  std::vector<std::pair<const sg4::Host*, const sg4::Host*>> hops;
+  ring.flow_demand = traffic.mean_Bps / per_flow / FLOW_BANDWIDTH_FACTOR;
+  ring.opening = d.openings++;
+  std::map<std::size_t, int> flows;      // by link: the ring's flows on it
+  std::map<std::size_t, double> weights; // by link: its load there, per flow's rate
   for (std::size_t i = 0; i < parts.size(); ++i)
     for (std::size_t flow = 0; flow < ring.flows_per_hop; ++flow) {
-      sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
-      sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
-      ring.flows.push_back(impl_->start_flow(job, from, to, traffic.mean_Bps / per_flow));
-      hops.emplace_back(from, to);
+      const sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
+      const sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
+      for (const std::size_t l : d.routes.route(from, to)) {
+        ++flows[l];
+        weights[l] += 1;
+      }
+      for (const std::size_t l : d.routes.route(to, from))
+        weights[l] += CROSS_TRAFFIC_WEIGHT;
     }
-  ring.links = impl_->links_of(hops);
-  impl_->shares.add_ring(job, ring.burst, ring.links);
-  impl_->changed();
+  for (const auto& [l, count] : flows)
+    ring.links.push_back(RingLink{l, count});
+  for (const auto& [l, weight] : weights) {
+    ring.load.emplace_back(d.links[l].link, weight);
+    ring.load_at.emplace_back(l, weight);
+  }
+  d.shares.add_ring(job, ring.burst, ring.links);
+  d.hold(job, ring);
+  d.changed();
 }
 
 void PlatformRings::close(JobId job)
 {
-  const auto it = impl_->rings.find(job);
-  if (it == impl_->rings.end())
+  Impl& d = *impl_;
+  const auto it = d.rings.find(job);
+  if (it == d.rings.end())
     return;
-  impl_->shares.remove_ring(job);
-  for (auto& flow : it->second.flows) {
-    flow.comm->cancel();
-    impl_->retired.add(std::move(flow.comm));
+  if (!it->second.paused) {
+    d.shares.remove_ring(job);
+    d.release(job, it->second);
   }
-  impl_->rings.erase(it);
-  impl_->changed();
+  d.rings.erase(it);
+  d.changed();
 }
 
-// On the flows' actions, not their comms: SimGrid 3.32's Activity::resume leaves the comm marked
-// suspended, so that its next suspend() does nothing.
 void PlatformRings::pause(JobId job)
 {
-  Impl::Ring& ring = impl_->rings.at(job);
+  Impl& d = *impl_;
+  Impl::Ring& ring = d.rings.at(job);
+  if (ring.paused)
+    throw std::logic_error("job " + std::to_string(job) + "'s ring is paused twice");
   ring.paused = true;
-  impl_->shares.remove_ring(job);
-  for (auto& flow : ring.flows)
-    flow.action->suspend();
-  impl_->changed();
+  d.shares.remove_ring(job);
+  d.release(job, ring);
+  d.changed();
 }
 
 void PlatformRings::resume(JobId job)
 {
-  Impl::Ring& ring = impl_->rings.at(job);
+  Impl& d = *impl_;
+  Impl::Ring& ring = d.rings.at(job);
+  if (!ring.paused)
+    throw std::logic_error("job " + std::to_string(job) + "'s ring resumes without a pause");
   ring.paused = false;
-  impl_->shares.add_ring(job, ring.burst, ring.links);
-  for (auto& flow : ring.flows)
-    flow.action->resume();
-  impl_->changed();
+  d.shares.add_ring(job, ring.burst, ring.links);
+  d.hold(job, ring);
+  d.changed();
 }
 
 std::map<JobId, double> PlatformRings::sending_rates()
 {
   std::map<JobId, double> out;
-  for (const auto& [job, train] : trains()) {
-    const Impl::Ring& ring = impl_->rings.at(job);
-    for (const auto& flow : ring.flows)
-      if (flow.comm->get_state() != sg4::Activity::State::STARTED)
-        throw std::logic_error("a ring flow of job " + std::to_string(job) + " stopped while its job trains");
-    // A ring's rate is that of a hop: all its flows together.
-    out.emplace_hint(out.end(), job, train.flow_rate_Bps * static_cast<double>(ring.flows_per_hop));
-  }
+  for (const auto& [job, train] : trains()) // a ring's rate is that of a hop: all its flows together
+    out.emplace_hint(out.end(), job, train.flow_rate_Bps * static_cast<double>(impl_->rings.at(job).flows_per_hop));
   return out;
 }
 
@@ -236,8 +263,8 @@ RingTrains PlatformRings::trains()
   out.reserve(impl_->rings.size());
   impl_->shares.for_each_rate([&](FabricShares::RingKey key, double rate) {
     const auto job = static_cast<JobId>(key);
-    const Burst& burst = impl_->rings.at(job).burst; // of one flow
-    out.emplace_back(job, RingTrain{burst.bytes(), rate, burst.step_s(rate)});
+    const Impl::Ring& ring = impl_->rings.at(job);
+    out.emplace_back(job, RingTrain{ring.burst.bytes(), rate, ring.burst.step_s(rate), &ring.load, ring.opening});
   });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;

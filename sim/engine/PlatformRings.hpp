@@ -1,17 +1,19 @@
 #pragma once
-// RingService on the SimGrid platform: a job's ring is one open-ended flow from each of its nodes
-// to the next (under ECMP routing, one per flow endpoint of the two nodes, each with its share of
-// the hop's bytes: PlatformBuilder.hpp), started from maestro and capped (Action::set_bound) at the
-// job's mean demand, so that storage flows share NICs and fabric cables with the rings as SimGrid's
-// bandwidth sharing decides. What a ring gets while it sends is solved link by link over the links its flows cross
-// (models/network/FabricSharing): each link's capacity as one flow alone gets it, the bursts of the
-// rings on it, and the other flows on it (storage, read from their actions) as steady senders.
-// SimGrid solves sharing at the start of a round: rates read at the date of a change are those
-// from before it, so the engine reads them in the round after (Simulation's TimerDriver).
+// RingService on the SimGrid platform. A job's ring is a flow from each of its nodes to the next
+// (under ECMP routing, one per flow endpoint of the two nodes, each with its share of the hop's
+// bytes: PlatformBuilder.hpp), routed on the platform but not started there: what a ring gets
+// while it sends is solved link by link over the links its flows cross (models/network/
+// FabricSharing), each link's capacity as one flow alone gets it, shared among the bursts of the
+// rings on it and the other flows on it (storage, read from their SimGrid actions) as steady
+// senders. Where a storage flow crosses a link that rings cross, the link's SimGrid bandwidth is
+// lowered by what the rings hold of it on average (their mean demand, up to their max-min share
+// beside the storage flows: rings_hold_Bps), so storage flows get what the rings leave them
+// without SimGrid carrying a flow per ring (docs/network.md, "Rings on the platform").
 #include "sim/engine/FlowStart.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/run/RingService.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -19,26 +21,33 @@
 
 namespace acmesim {
 
+// What a ring's flows put on each link they cross: per link, their weight on it (a flow's own
+// route counts 1, its route back 0.05 for its acknowledgements, as SimGrid's cross traffic does
+// for storage flows), so a link carries weight x a flow's rate of the ring.
+using RingLoad = std::vector<std::pair<const simgrid::s4u::Link*, double>>;
+
 // A sending ring's bursts, per flow: the bytes one flow carries a step, its rate while it sends and
-// the step (so each flow sends for bytes / rate of every step).
+// the step (so each flow sends for bytes / rate of every step), and the links it loads.
 struct RingTrain {
   double flow_bytes = 0;
   double flow_rate_Bps = 0;
   double step_s = 0;
+  const RingLoad* load = nullptr; // the ring's, valid while it is open
+  std::uint64_t opening = 0;      // which ring of the platform's this is (a job may reopen one)
 
   bool operator==(const RingTrain&) const = default;
+  // What one flow carries on average.
+  double mean_Bps() const { return step_s > 0 ? flow_bytes / step_s : 0; }
 };
 // Trains by job, in job order.
 using RingTrains = std::vector<std::pair<JobId, RingTrain>>;
 
 class PlatformRings final : public RingService {
 public:
-  // `changed()` is called when a ring opens or closes (sharing changes).
+  // `changed()` is called when sharing changes: a ring opens, closes, pauses or resumes, or the
+  // bandwidth left to storage flows moves.
   PlatformRings(const Platform& platform, PhaseAlignment phases, std::function<void()> changed);
   ~PlatformRings() override;
-
-  // `started(from, to)` for each flow started from now on.
-  void watch_flow_starts(FlowStart started);
 
   // Call for each flow the other services start (storage transfers): it shares the links it
   // crosses with the rings' bursts while it runs.
@@ -46,7 +55,7 @@ public:
 
   void open(JobId job, const Allocation& allocation, const RingTraffic& traffic) override;
   void close(JobId job) override;
-  // A paused ring's flows are suspended: SimGrid keeps them, with their bounds, out of sharing.
+  // A paused ring sends nothing and holds nothing: it keeps its routes for when it resumes.
   void pause(JobId job) override;
   void resume(JobId job) override;
   std::map<JobId, double> sending_rates() override;

@@ -112,7 +112,7 @@ void PlatformTransfers::start(TransferId id, const Allocation& allocation, doubl
     running.push_back(comm);
     comm->start();
     if (impl_->started)
-      impl_->started(StartedFlow{from, to, comm, &impl_->actions.of(*comm), std::nullopt});
+      impl_->started(StartedFlow{from, to, comm, &impl_->actions.of(*comm)});
   }
   if (running.empty())
     throw std::logic_error("a transfer over no node");

@@ -21,7 +21,7 @@ namespace acmesim {
 template <class Hop> class RouteCache {
 public:
   using Route = std::vector<Hop>;
-  using HopOf = std::function<std::optional<Hop>(const simgrid::s4u::Link*)>;
+  using HopOf = std::function<std::optional<Hop>(simgrid::s4u::Link*)>;
 
   explicit RouteCache(HopOf hop_of) : hop_of_(std::move(hop_of)) {}
 
@@ -31,7 +31,7 @@ public:
     if (added) {
       std::vector<simgrid::s4u::Link*> hops;
       from->route_to(to, hops, nullptr);
-      for (const simgrid::s4u::Link* link : hops)
+      for (simgrid::s4u::Link* link : hops)
         if (std::optional<Hop> hop = hop_of_(link))
           it->second.push_back(*hop);
     }

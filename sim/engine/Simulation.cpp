@@ -49,23 +49,73 @@ private:
   std::uint64_t instants_ = 0;
 };
 
-// Keeps one kernel timer armed at the next event time of the Run. Storage flows end on their
-// own (SimGrid decides when); after each, the timer is moved if the next event changed. When
-// sharing on the fabric changed at t, the timer is also due just after t (the next double): SimGrid
-// solves sharing at the start of a round, so the rates of that round are those from t on, and the
-// run is told of them as of t.
-class TimerDriver {
+// Keeps a run's time: the next instant is the run's next event time, or, when sharing on the fabric
+// changed at t, just after t (the next double). SimGrid solves sharing at the start of a round, so
+// the rates of the round after a change are those from the change on, and the run is told of them
+// as of t. The same instants whether SimGrid's timer fires them (TimerDriver) or run_on_platform's
+// own loop does (no storage flows: the rings' rates are ready at once, but are read at the same
+// instant as on SimGrid), so either gives the same results.
+class RunDriver {
 public:
-  TimerDriver(Run& run, const RunOptions& options, std::size_t total_jobs, LinkLoads* loads)
+  RunDriver(Run& run, const RunOptions& options, std::size_t total_jobs, LinkLoads* loads)
       : run_(run), progress_(run, options, total_jobs), loads_(loads)
   {
   }
 
-  // Sharing on the fabric changed now (a flow started or ended, a component went off or on).
-  void sharing_changed()
+  // Sharing on the fabric changed at `now` (a flow started or ended, a ring opened or closed, a
+  // component went off or on).
+  void sharing_changed(double now)
   {
     if (!changed_since_)
-      changed_since_ = simgrid::s4u::Engine::get_clock();
+      changed_since_ = now;
+  }
+
+  // The next instant to fire, at `now` or later; infinity when the run is over.
+  double next_time(double now) const
+  {
+    double t = run_.next_event_time();
+    if (changed_since_)
+      t = std::min(t, std::nextafter(*changed_since_, std::numeric_limits<double>::infinity()));
+    // After a speed change read just past its date, an end due within that last step of the clock
+    // is due now.
+    return std::max(t, now);
+  }
+
+  void fire(double t)
+  {
+    if (changed_since_ && t > *changed_since_) { // rates of this round are those since the change
+      const double since = *changed_since_;
+      changed_since_.reset();
+      if (loads_)
+        loads_->sample(since);
+      run_.network_changed(since);
+      if (run_.next_event_time() > t)
+        return;
+    }
+    // The timer's date: our own copy of it, so that event times compare exactly with the ones the
+    // Run computed.
+    run_.process_instant(t);
+    progress_.instant_done(t);
+  }
+
+  void transfer_done(double now, TransferId id) { run_.transfer_done(now, id); }
+
+private:
+  Run& run_;
+  InstantProgress progress_;
+  LinkLoads* loads_;                    // nullptr with the network model off
+  std::optional<double> changed_since_; // sharing changed then and the run has not been told yet
+};
+
+// Keeps one kernel timer armed at the driver's next instant. Storage flows end on their own
+// (SimGrid decides when); after each, the timer is moved if the next instant changed.
+class TimerDriver {
+public:
+  explicit TimerDriver(RunDriver& driver) : driver_(driver) {}
+
+  void sharing_changed()
+  {
+    driver_.sharing_changed(simgrid::s4u::Engine::get_clock());
     // A flow of a transfer ended while others go on: nothing else will move the timer.
     if (!handling_)
       arm();
@@ -73,12 +123,8 @@ public:
 
   void arm()
   {
-    double t = run_.next_event_time();
-    if (changed_since_)
-      t = std::min(t, std::nextafter(*changed_since_, std::numeric_limits<double>::infinity()));
-    // After a speed change read just past its date, an end due within that last step of the clock
-    // is due now: SimGrid refuses a date in the past.
-    t = std::max(t, simgrid::s4u::Engine::get_clock());
+    // SimGrid refuses a date in the past.
+    const double t = driver_.next_time(simgrid::s4u::Engine::get_clock());
     if (timer_ && t == armed_at_)
       return;
     if (timer_)
@@ -93,7 +139,7 @@ public:
   void transfer_done(TransferId id)
   {
     handling_ = true;
-    run_.transfer_done(simgrid::s4u::Engine::get_clock(), id);
+    driver_.transfer_done(simgrid::s4u::Engine::get_clock(), id);
     handling_ = false;
     arm();
   }
@@ -103,35 +149,15 @@ private:
   {
     timer_ = nullptr;
     handling_ = true;
-    handle(t);
+    driver_.fire(t);
     handling_ = false;
     arm();
   }
 
-  void handle(double t)
-  {
-    if (changed_since_ && t > *changed_since_) { // rates of this round are those since the change
-      const double since = *changed_since_;
-      changed_since_.reset();
-      if (loads_)
-        loads_->sample(since);
-      run_.network_changed(since);
-      if (run_.next_event_time() > t)
-        return;
-    }
-    // The engine's clock is the timer date; we pass our own copy of it so that event times
-    // compare exactly with the ones the Run computed.
-    run_.process_instant(t);
-    progress_.instant_done(t);
-  }
-
-  Run& run_;
-  InstantProgress progress_;
-  LinkLoads* loads_; // nullptr with the network model off
+  RunDriver& driver_;
   simgrid::kernel::timer::Timer* timer_ = nullptr;
   double armed_at_ = 0;
-  std::optional<double> changed_since_; // sharing changed then and the run has not been told yet
-  bool handling_ = false;               // in a call to the run: the timer is armed after it
+  bool handling_ = false; // in a call to the run: the timer is armed after it
 };
 
 std::unique_ptr<FailureSource> make_failure_source(const Scenario& scenario, const Topology& topology)
@@ -164,10 +190,12 @@ RunSetup run_setup(const Scenario& scenario, const Workload& workload, const Run
   return setup;
 }
 
-// The run on SimGrid: storage flows and the rings of the network model share the platform's
-// links, and the engine's timer keeps time.
+// The run on the platform: storage flows and the rings of the network model share its links. When
+// the run moves data to or from storage, SimGrid shares the storage flows and its timer keeps time;
+// otherwise only the rings use the platform (their routes and links: PlatformRings), and the run
+// keeps time itself, at the same instants.
 void run_on_platform(const Scenario& scenario, const Workload& workload, const RunOptions& options, RunSetup setup,
-                     RunResult& result)
+                     bool on_simgrid, RunResult& result)
 {
   if (!options.engine_logs)
     xbt_log_control_set("root.thres:warning");
@@ -178,19 +206,30 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   const Platform platform = build_platform(*result.topology, flows ? CableSharing::Duplex : CableSharing::Shared,
                                            derive_stream_seed(scenario.seed, "fabric.ecmp"));
 
-  TimerDriver* driver = nullptr;
+  RunDriver* driver = nullptr;
+  TimerDriver* timer = nullptr;
+  double own_clock = 0; // the instant under way, when the run keeps time itself
   // With the network model off nothing listens to sharing changes: the run is as without it.
-  const auto changed = [&driver, flows] {
-    if (flows && driver)
-      driver->sharing_changed();
+  const auto changed = [&] {
+    if (!flows || !driver)
+      return;
+    if (timer)
+      timer->sharing_changed();
+    else
+      driver->sharing_changed(own_clock);
   };
-  PlatformTransfers transfers(*result.topology, platform, [&driver](TransferId id) { driver->transfer_done(id); },
-                              changed);
+  PlatformTransfers transfers(
+      *result.topology, platform,
+      [&timer](TransferId id) {
+        if (!timer)
+          throw std::logic_error("a storage flow ended in a run that keeps time itself");
+        timer->transfer_done(id);
+      },
+      changed);
   PlatformRings rings(platform, scenario.network.phases, changed);
   std::optional<LinkLoads> loads;
   if (flows) {
     loads.emplace(platform, scenario.network.nic_sample_s, [&rings] { return rings.trains(); });
-    rings.watch_flow_starts([&loads](const StartedFlow& flow) { loads->flow_started(flow); });
     // Storage flows load the links the rings' bursts cross.
     transfers.watch_flow_starts([&loads, &rings](const StartedFlow& flow) {
       loads->flow_started(flow);
@@ -201,22 +240,30 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
   setup.rings = &rings;
   result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, std::move(setup));
 
-  TimerDriver timer_driver(*result.run, options, workload.jobs.size(), loads ? &*loads : nullptr);
-  driver = &timer_driver;
-  timer_driver.arm();
-  engine.run();
+  RunDriver run_driver(*result.run, options, workload.jobs.size(), loads ? &*loads : nullptr);
+  driver = &run_driver;
+  if (on_simgrid) {
+    TimerDriver timer_driver(run_driver);
+    timer = &timer_driver;
+    timer_driver.arm();
+    engine.run();
+    timer = nullptr;
+  } else {
+    for (own_clock = run_driver.next_time(0); !std::isinf(own_clock); own_clock = run_driver.next_time(own_clock))
+      run_driver.fire(own_clock);
+  }
 
   if (rings.open_rings() > 0)
-    throw std::logic_error("the run ended with rings of flows still open");
+    throw std::logic_error("the run ended with rings still open");
   if (loads)
     result.network_load = loads->finish(result.run->now());
 }
 
-// A run that moves no data and has no network model asks nothing of the engine but to keep time:
-// it goes from one event time to the next itself. The same instants, in the same order, as on
-// SimGrid, whose timer would fire at exactly these times; this saves SimGrid's work per step
-// (its solver pass over every model, its scan for ended actions, the timer itself): a third of
-// the replay of an 819,389-job trace (0.57 s to 0.37 s, benchmarks/README.md).
+// A run that moves no data and has no network model asks nothing of the platform: it goes from
+// one event time to the next itself. The same instants, in the same order, as on SimGrid, whose
+// timer would fire at exactly these times; this saves SimGrid's work per step (its solver pass
+// over every model, its scan for ended actions, the timer itself) and building the platform: a
+// third of the replay of an 819,389-job trace (0.57 s to 0.37 s, benchmarks/README.md).
 void run_without_platform(const Workload& workload, const RunOptions& options, RunSetup setup, RunResult& result)
 {
   result.run = std::make_unique<Run>(*result.topology, workload, *result.scheduler, std::move(setup));
@@ -239,9 +286,9 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
   result.recovery = make_recovery_policy(scenario.recovery);
   result.failures = make_failure_source(scenario, *result.topology);
   RunSetup setup = run_setup(scenario, workload, result);
-  result.simgrid_kept_time = options.always_on_simgrid || needs_flows(workload, setup);
-  if (result.simgrid_kept_time)
-    run_on_platform(scenario, workload, options, std::move(setup), result);
+  result.simgrid_kept_time = options.always_on_simgrid || moves_storage_data(workload, setup);
+  if (result.simgrid_kept_time || scenario.network.on())
+    run_on_platform(scenario, workload, options, std::move(setup), result.simgrid_kept_time, result);
   else
     run_without_platform(workload, options, std::move(setup), result);
 

@@ -1,11 +1,11 @@
 #pragma once
 // What the run asks of the engine for the traffic of training jobs: while a job on several nodes
-// trains, a ring of flows over its nodes (node i to node i+1, the last to the first). Each flow
-// carries the job's mean demand on the platform, so that storage flows share the links with it,
-// and the job's traffic in bursts (its gradient ring once a step) sets what the ring gets while it
-// sends, shared link by link with the other rings' bursts (models/network/FabricSharing). The
-// engine tells the run when sharing changed (Run::network_changed), and the run then reads what
-// each ring gets. The SimGrid implementation is PlatformRings; the run stays engine-free.
+// trains, a ring of flows over its nodes (node i to node i+1, the last to the first). The job's
+// traffic in bursts (its gradient ring once a step) sets what the ring gets while it sends, shared
+// link by link with the other rings' bursts and the storage flows (models/network/FabricSharing),
+// and its mean demand is what storage flows beside it find taken. The engine tells the run when
+// sharing changed (Run::network_changed), and the run then reads what each ring gets. The SimGrid
+// implementation is PlatformRings; the run stays engine-free.
 #include "models/network/BurstSharing.hpp"
 #include "models/workload/Job.hpp"
 #include "sim/policy_api/JobShape.hpp"

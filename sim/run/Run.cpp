@@ -46,11 +46,6 @@ bool moves_storage_data(const Workload& workload, const RunSetup& setup)
   return setup.failures || (setup.checkpoint && setup.checkpoint->enabled) || !workload.eval_chunks.empty();
 }
 
-bool needs_flows(const Workload& workload, const RunSetup& setup)
-{
-  return moves_storage_data(workload, setup) || (setup.network && setup.network->on());
-}
-
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
     : records_(topology, workload.jobs.size(), setup.utilisation_bin_s, setup.timeline)
     , jobs_(workload)

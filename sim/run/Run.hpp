@@ -46,9 +46,6 @@ struct RunSetup {
 // Whether a run with this setup moves data to or from storage (checkpoints, the restarts after
 // failures, evaluation trials' model loads), so that it needs `setup.transfers`.
 bool moves_storage_data(const Workload& workload, const RunSetup& setup);
-// Whether it asks the engine for flows at all: storage data, or rings (the network model on, so
-// that it needs `setup.rings`). A run that does not needs the engine only to keep time.
-bool needs_flows(const Workload& workload, const RunSetup& setup);
 
 // How the run loop went: for summary.json's "engine" section.
 struct EngineCounters {

@@ -26,7 +26,8 @@ struct RunResult {
   double makespan_s = 0;
   std::optional<NetworkLoad> network_load; // with the network model on
   double wall_seconds = 0; // for the terminal only: never written to result files
-  // Whether SimGrid's timer kept time; false: the run asked for no flows and kept time itself.
+  // Whether SimGrid's timer kept time; false: the run moved no storage data and kept time itself
+  // (the rings of the network model, if on, use the platform's routes only: PlatformRings).
   bool simgrid_kept_time = false;
 };
 

@@ -36,8 +36,7 @@ inline double rate_of(PlatformRings& rings, JobId job) { return rings.sending_ra
 
 // The engine, flow-model settings, platform and rings that run_simulation sets up, without a run:
 // the tests open and close rings from kernel timers (as the run does) and read rates in later
-// timers. SimGrid solves sharing at the start of a round, so a rate is read at least one round
-// after the change that set it.
+// timers, one round or more after the change that set them, as the run reads them.
 class RingBench {
 public:
   // `ecmp_seed`: the seed of the hash of pods routed by ecmp.

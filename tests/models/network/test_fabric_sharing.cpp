@@ -144,3 +144,24 @@ TEST_CASE("fabric: solved again only where rings or steady flows changed, the ra
   load(2, 1.5);
   toggle(1);
 }
+
+TEST_CASE("fabric: what rings hold of a link beside storage flows is their mean load up to their weighted max-min "
+          "share")
+{
+  using Demands = std::vector<RingDemand>;
+  // Nothing else on it: all they carry, at most the link.
+  CHECK(rings_hold_Bps(Demands{{1, 0.2}, {1, 0.3}}, 0, 1) == Approx(0.5));
+  CHECK(rings_hold_Bps(Demands{{1, 0.7}, {1, 0.6}}, 0, 1) == Approx(1));
+  // Loads under the fair level (1/3 with one storage flow) are held whole: 0.5, storage 0.5.
+  CHECK(rings_hold_Bps(Demands{{1, 0.2}, {1, 0.3}}, 1, 1) == Approx(0.5));
+  // 0.1 is held; 0.9 left to two flows: the 0.6 ring gets 0.45, so 0.55 held, storage 0.45.
+  CHECK(rings_hold_Bps(Demands{{1, 0.6}, {1, 0.1}}, 1, 1) == Approx(0.55));
+  // Both above a quarter with two storage flows: a quarter each, half held.
+  CHECK(rings_hold_Bps(Demands{{1, 0.5}, {1, 0.9}}, 2, 1) == Approx(0.5));
+  // A ring flow and the acknowledgements of its neighbour's (weight 1.05) beside one upload: both
+  // rise to x with 1.05 x + x = 1, so the ring holds 1.05 / 2.05 (SimGrid's cross traffic).
+  CHECK(rings_hold_Bps(Demands{{1.05, 0.9}}, 1, 1) == Approx(1.05 / 2.05));
+  // Two flows of one ring (weight 2) under the level: held whole.
+  CHECK(rings_hold_Bps(Demands{{2, 0.1}}, 1, 1) == Approx(0.2));
+  CHECK(rings_hold_Bps(Demands{}, 3, 1) == 0);
+}

@@ -22,7 +22,6 @@ TEST_CASE("link loads: a ring that sends 6 s of every 30 s is read idle in 30% o
   //    (27.866, 30) of the window's period, 13.268 s of 30: 44.2%.
   RingBench bench(cluster_of(seren_pod(2)));
   LinkLoads loads(bench.platform(), 15, [&bench] { return bench.rings().trains(); });
-  bench.rings().watch_flow_starts([&loads](const StartedFlow& flow) { loads.flow_started(flow); });
   const double rate = 25e9 * LONE_SHARE;
   RingTraffic traffic;
   traffic.burst.critical_bytes = 6 * rate;

@@ -12,8 +12,11 @@
 //  - each flow loads its own route with weight 1 and its reverse route with weight 0.05 (cross
 //    traffic), so on a ring every node's UP direction carries its own flow at 1 and the reverse of
 //    the previous node's flow at 0.05: 1.05 x <= cable;
-//  - a flow's rate is 0.97 (the bandwidth factor) times its share; ring flows are capped at
-//    their mean demand / 0.97, so storage flows beside a ring get what the ring leaves them;
+//  - a flow's rate is 0.97 (the bandwidth factor) times its share; rings are not SimGrid flows:
+//    where a storage flow crosses a ring's link, the link's bandwidth is lowered by what the ring
+//    holds of it, its flows at their mean demand / 0.97 (weight 1, 0.05 for acknowledgements) up
+//    to the weighted max-min level they reach with the storage flows (rings_hold_Bps), so storage
+//    flows beside a ring get what SimGrid would give them beside flows capped at that demand;
 //  - cross-leaf routes take the spine (destination index mod spines), D-mod-k.
 // What a ring gets while it sends is solved over the links its flows cross (FabricSharing): each
 // link's capacity is what a flow alone gets of it (0.97 / 1.05 of its bandwidth, the ring's own
@@ -23,6 +26,9 @@
 #include "tests/support/SimRun.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Link.hpp>
 
 #include <map>
 #include <string>
@@ -249,8 +255,7 @@ TEST_CASE("rings: a paused ring carries nothing, and gets its share back when re
 {
   // The pod of the case above. Rings A (nodes 0, 2) and B (1, 3) share the uplinks: 11.548 GB/s
   // each. While A is paused (a checkpoint write), B is alone on them: 23.095 GB/s; A resumed, both
-  // share again. The second pause must hold as the first did (a comm paused and resumed once must
-  // pause again).
+  // share again. The second pause must hold as the first did.
   RingBench bench(cluster_of(two_leaves_one_uplink()));
   PlatformRings& rings = bench.rings();
   std::map<std::string, double> got;
@@ -285,6 +290,53 @@ TEST_CASE("rings: a paused ring carries nothing, and gets its share back when re
   CHECK(got["A resumed"] == Approx(shared));
   CHECK(got["B after"] == Approx(shared));
   CHECK(rings.open_rings() == 0);
+}
+
+TEST_CASE("rings: a storage flow beside a ring finds the link's bandwidth lowered by what the ring holds, while "
+          "both run",
+          "[rings]")
+{
+  // Two Seren nodes (25e9 B/s NIC). A ring whose flows ask 10e9 B/s each: on node 0's cable UP its
+  // flow 0 -> 1 (weight 1) and the acknowledgements of 1 -> 0 (0.05), 10e9 / 0.97 per flow in
+  // SimGrid's units. Beside one upload from node 0 both rise to x with 1.05 x + x = 25e9, so
+  // x = 12.195e9 > 10.309e9: the ring holds 1.05 x 10.309e9 = 10.825e9 of the cable.
+  RingBench bench(cluster_of(seren_pod(2)));
+  PlatformRings& rings = bench.rings();
+  simgrid::s4u::Link* up = simgrid::s4u::Link::by_name(bench.platform().compute_cables.at(0)->get_name() + "_UP");
+  RingTraffic traffic = always_sending();
+  traffic.mean_Bps = 10e9;
+  const double held = 1.05 * 10e9 / 0.97;
+  std::map<std::string, double> bandwidth;
+  simgrid::s4u::CommPtr upload;
+  StartedActions actions;
+  bench.at(0, [&] {
+    rings.open(0, whole_nodes({0, 1}), traffic);
+    bandwidth["ring alone"] = up->get_bandwidth();
+    upload = simgrid::s4u::Comm::sendto_init(bench.platform().node_hosts.at(0), bench.platform().storage_host);
+    upload->set_payload_size(1'000'000'000ULL); // 1 GB through the 2 GB/s storage service: about half a second
+    upload->start();
+    rings.other_flow_started(
+        StartedFlow{bench.platform().node_hosts.at(0), bench.platform().storage_host, upload, &actions.of(*upload)});
+    bandwidth["with the upload"] = up->get_bandwidth();
+  });
+  bench.at(0.1, [&] {
+    rings.pause(0);
+    bandwidth["ring paused"] = up->get_bandwidth();
+    rings.resume(0);
+    bandwidth["ring resumed"] = up->get_bandwidth();
+  });
+  bench.at(5, [&] {
+    rings.trains(); // the engine's next look after the upload ended
+    bandwidth["upload ended"] = up->get_bandwidth();
+    rings.close(0);
+  });
+  bench.run_until(6);
+  CHECK(bandwidth["ring alone"] == 25e9);
+  CHECK(bandwidth["with the upload"] == Approx(25e9 - held));
+  CHECK(bandwidth["ring paused"] == 25e9);
+  CHECK(bandwidth["ring resumed"] == Approx(25e9 - held));
+  CHECK(bandwidth["upload ended"] == 25e9);
+  CHECK(upload->get_state() == simgrid::s4u::Activity::State::FINISHED);
 }
 
 TEST_CASE("network: two jobs whose rings cross the same oversubscribed leaf uplink in lock-step both send at half "
@@ -411,11 +463,12 @@ TEST_CASE("network: an asynchronous checkpoint upload on Seren's shared NIC slow
 
   // [0, 600): the ring alone gets what its NIC gives: slowdown 1, progress 600 at t = 600.
   // [600, 601): snapshot. At 601 the upload and the ring start together.
-  //  - On SimGrid, node 0's cable UP carries ring flow 0 -> 1 (capped at its mean demand,
-  //    5.6502e6 B/s), the cross traffic of 1 -> 0 (0.05) and node 0's upload (1); every other link
-  //    has more room (the storage path's 25 GB/s cables, the storage service at 2 x 1.05 u), so all
-  //    three flows grow to 8e6 / 2.05 = 3.9024e6 (below the ring's cap): the upload gets
-  //    0.97 x 8e6 / 2.05 = 3.7854e6 B/s and lasts 84e6 / 3.7854e6 = 22.1907 s, to t = 623.19.
+  //  - Node 0's cable UP carries ring flow 0 -> 1 (its mean demand 5.6502e6 B/s / 0.97), the
+  //    cross traffic of 1 -> 0 (0.05) and node 0's upload (1); every other link has more room (the
+  //    storage path's 25 GB/s cables, the storage service at 2 x 1.05 u), so the ring and the
+  //    upload rise together to 8e6 / 2.05 = 3.9024e6 (below the ring's demand): the ring holds
+  //    1.05 of that, the upload gets 0.97 x 8e6 / 2.05 = 3.7854e6 B/s and lasts
+  //    84e6 / 3.7854e6 = 22.1907 s, to t = 623.19.
   //  - The ring's bursts meet the upload on each node's cable UP (node 1 uploads too): one flow
   //    alone gets 7.3905e6 B/s of it, the upload takes 3.7854e6 steadily, and while the ring sends
   //    the two share it max-min, half each: 3.6952e6 B/s, slowdown 1.76453 (the two-job case
