@@ -2,10 +2,10 @@
 # How acmesim's cost grows with the number of jobs and with the size of the cluster, on the
 # workload of benchmarks/acme-6months.yaml (easy-backfill, network model on), one core:
 # - jobs: the same cluster (Acme, 4,704 GPUs) over longer windows, for about 1, 2 and 4 million jobs;
-# - cluster: Acme's two pods scaled to 4,704, 16,384 and 65,536 GPUs (benchmarks/scale_scenario.py:
-#   nodes split as Acme's are, storage and every arrival rate scaled with the GPUs so the load per
-#   GPU stays the same), 30 days; and the same with the network model off, which separates our
-#   own cost from SimGrid's.
+# - cluster: Acme's two pods scaled to 4,704, 8,192, 16,384, 32,768 and 65,536 GPUs, 588 to 8,192
+#   nodes (benchmarks/scale_scenario.py: nodes split as Acme's are, storage and every arrival rate
+#   scaled with the GPUs so the load per GPU stays the same), 30 days; and the same with the
+#   network model off, which gives the network model's own cost at each size.
 # Prints one line per run and the fitted growth exponents; writes the figures to
 # benchmarks/scaling.csv and the plot to benchmarks/scaling.svg.
 # Usage: benchmarks/scaling.sh [BUILD_DIR]   (default build-bench)
@@ -35,7 +35,7 @@ for days in 205 410 821; do # about 1, 2 and 4 million jobs
   echo "jobs: $gpus GPUs, $days days: $jobs jobs in $seconds s, $mb MB"
   echo "jobs,$gpus,$days,$jobs,$seconds,$mb" >>"$csv.tmp"
 done
-for target in "$gpus" 16384 65536; do
+for target in "$gpus" 8192 16384 32768 65536; do
   mapfile -t args < <(/usr/bin/python3 benchmarks/scale_scenario.py "$out/echo/summary.json" "$target")
   args+=(--set workload.synthetic.days=30)
   read -r jobs seconds mb < <(measure "${args[@]}")
