@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+#include <string>
+
 using namespace acmesim::testing;
 
 TEST_CASE("network cli: a --set on the cluster leaves the reference where it was, and the echo says so")
@@ -107,4 +110,48 @@ TEST_CASE("network cli: --set cluster.fabric.routing=ecmp reaches the run and it
                                (scratch() / "bad").string() + "'");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("cluster.fabric.routing") != std::string::npos);
+}
+
+TEST_CASE("network cli: acmesim collective prints nccl-tests' columns for every size, with the pod's NICs, and refuses "
+          "bad input")
+{
+  // 3 Kalos nodes, as nccl-tests issue #119 ran them: 33,554,440 bytes measured 87.75 GB/s of bus
+  // bandwidth; 32 MiB is 8 bytes less.
+  const auto o = run_acmesim("collective --preset kalos --nodes 3 --op allreduce --sizes 32M:32M --json");
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto out = nlohmann::json::parse(o.out);
+  CHECK(out.at("gpus") == 24);
+  REQUIRE(out.at("rows").size() == 1);
+  const auto& row = out.at("rows").at(0);
+  CHECK(row.at("size_bytes") == 33554432);
+  CHECK(row.at("busbw_GBps").get<double>() == Approx(87.75).epsilon(0.10));
+  CHECK(row.at("busbw_GBps").get<double>() == Approx(row.at("algbw_GBps").get<double>() * 2 * 23 / 24));
+
+  // The table: a header and one row per size, doubling from 1M to 8G (14 sizes).
+  const auto table = run_acmesim("collective --preset kalos --nodes 2 --op alltoall");
+  REQUIRE(table.exit_code == 0);
+  std::istringstream lines(table.out);
+  int rows = 0;
+  for (std::string line; std::getline(lines, line);)
+    rows += !line.empty() && line.front() != '#';
+  CHECK(rows == 14);
+
+  // One NIC a node instead of four: the all-to-all's bus bandwidth falls to a quarter at 1 GiB.
+  const auto busbw = [](const std::string& extra) {
+    const auto r = run_acmesim("collective --preset kalos --nodes 2 --op alltoall --sizes 1G:1G --json" + extra);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out).at("rows").at(0).at("busbw_GBps").get<double>();
+  };
+  CHECK(busbw(" --set cluster.compute_nics=1") == Approx(busbw("") / 4).epsilon(0.01));
+
+  for (const std::string bad : {"--preset kalos --nodes 2 --op broadcast", "--preset acme --nodes 2 --op allreduce",
+                                "--preset kalos --nodes 400 --op allreduce", "--preset kalos --nodes 2 --op allreduce "
+                                                                            "--sizes 8G:1M",
+                                "--preset nowhere --nodes 2 --op allreduce", "--nodes 2 --op allreduce"}) {
+    INFO(bad);
+    const auto r = run_acmesim("collective " + bad);
+    CHECK(r.exit_code == 2);
+    CHECK_FALSE(r.err.empty());
+  }
 }
