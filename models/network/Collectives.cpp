@@ -5,26 +5,27 @@
 
 namespace acmesim {
 
-// Fitted to published nccl-tests runs (docs/network.md, "Collectives", has every point); each value
-// from the points named, by solving the model's two unknowns of a tier through two of them:
+// Fitted to published nccl-tests runs: the rows marked `fit` of configs/collectives/
+// a100-hdr-published.csv, by fit_collectives (a test checks that it gives these values back);
+// docs/network.md has the table with every source and the model's gap at the other rows:
 //  - NVLink, all-reduce on one node of 8 A100-SXM-80GB (Azure NDm A100 v4, SuperBench v0.4 baseline,
-//    averaged over 729 nodes: github.com/microsoft/superbench-results, v0.4.0/Azure-NDmv4-A100/
-//    baseline.json): 1 MiB in 75.26 us and 8 GiB in 63,790 us give a step of 4.82 us and 78.6% of
-//    300 GB/s;
+//    means over 729 nodes: github.com/microsoft/superbench-results, v0.4.0/Azure-NDmv4-A100/
+//    baseline.json): 24.57 GB/s of bus bandwidth at 1 MiB and 235.65 at 8 GiB give a step of
+//    4.78 us and 78.6% of 300 GB/s;
 //  - network, all-reduce on 3 nodes of 8 A100-SXM4-40GB and 4 HDR NICs (nccl-tests issue #119):
-//    23,068,680 B in 518.4 us and 85,983,240 B in 1,757.8 us give a step of 1.39 us and 97.3% of
-//    the NICs' 100 GB/s (about what NCCL's developers quote for a perfect HDR setup: 24 GB/s a NIC,
+//    85.30 GB/s at 23,068,680 B and 93.76 at 85,983,240 B give a step of 1.39 us and 97.3% of the
+//    NICs' 100 GB/s (about what NCCL's developers quote for a perfect HDR setup: 24 GB/s a NIC,
 //    nccl-tests issue #160). The step is the intercept of large messages, where NCCL pipelines a
 //    ring's steps: it says little of small messages across nodes;
 //  - NVLink point to point, sendrecv on one node of 8 A100 (github.com/li-plus/playground,
-//    cuda/nccl.md): 1 GiB in 5,503.4 us gives 65.1% of 300 GB/s;
+//    cuda/nccl.md): 195.10 GB/s at 1 GiB gives 65.1% of 300 GB/s;
 //  - all-to-all across nodes, on 2 nodes of 8 A100 with 8 HDR NICs (MSCCL++ NDmv4 performance,
-//    NCCL 2.17.1: github.com/microsoft/mscclpp, docs/performance-ndmv4.md): 37.80 GB/s bus
-//    bandwidth at 1 GiB gives 80.7% of the NICs' 200 GB/s.
+//    NCCL 2.17.1: github.com/microsoft/mscclpp, docs/performance-ndmv4.md): 37.80 GB/s at 1 GiB
+//    gives 80.7% of the NICs' 200 GB/s.
 CollectiveCalibration a100_hdr_calibration()
 {
   CollectiveCalibration c;
-  c.nvlink = {4.82e-6, 0.786};
+  c.nvlink = {4.78e-6, 0.786};
   c.network = {1.39e-6, 0.973};
   c.nvlink_p2p_efficiency = 0.651;
   c.network_alltoall_efficiency = 0.807;

@@ -5,7 +5,10 @@
 // "Collectives").
 #include "sim/cli/CollectiveCommand.hpp"
 
+#include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
+#include "models/common/TextFile.hpp"
+#include "models/network/CollectiveFit.hpp"
 #include "models/network/Collectives.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/OptionParsing.hpp"
@@ -29,8 +32,8 @@ namespace acmesim {
 namespace {
 
 constexpr const char* USAGE =
-    "usage: acmesim collective --preset NAME [--pod NAME] --nodes N --op OP [--sizes MIN:MAX] [--json] "
-    "[--set key.path=value ...]";
+    "usage: acmesim collective --preset NAME [--pod NAME] --nodes N --op OP [--sizes MIN:MAX] [--measured FILE] "
+    "[--json] [--set key.path=value ...]";
 
 // The largest message: 64 GiB, far above any nccl-tests sweep.
 constexpr double MAX_BYTES = 64.0 * (1ULL << 30);
@@ -43,6 +46,7 @@ struct CollectiveOptions {
   double min_bytes = 1 << 20;
   double max_bytes = 8.0 * (1ULL << 30);
   bool json = false;
+  std::optional<std::string> measured; // a CSV of measurements to fit the calibration to
   std::vector<std::string> overrides;
 };
 
@@ -81,6 +85,8 @@ std::optional<CollectiveOptions> parse_collective_options(const std::vector<std:
       "op", po::value<std::string>(), ("operation: " + enum_name_list<CollectiveOp>()).c_str())(
       "sizes", po::value<std::string>()->default_value("1M:8G"),
       "MIN:MAX message sizes, doubling from MIN as nccl-tests -f 2 does (K, M, G: binary)")(
+      "measured", po::value<std::string>(),
+      "CSV of measured collectives (docs/network.md): fit the model to its `fit` rows and report its gap at every row")(
       "json", "one JSON document on stdout instead of the table")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a scenario key of the preset's cluster, e.g. cluster.compute_nics=1");
@@ -111,6 +117,8 @@ std::optional<CollectiveOptions> parse_collective_options(const std::vector<std:
   if (o.min_bytes > o.max_bytes)
     throw UsageError("--sizes: MIN is above MAX in '" + sizes + "'");
   o.json = vm.count("json") > 0;
+  if (vm.count("measured"))
+    o.measured = vm["measured"].as<std::string>();
   if (vm.count("set"))
     o.overrides = vm["set"].as<std::vector<std::string>>();
   return o;
@@ -150,6 +158,36 @@ CollectiveNodes nodes_of(const PodSpec& pod, int nodes)
   return on;
 }
 
+// The calibration: the A100 + HDR defaults, or those fitted to a file of measurements, with the
+// measurements (none without a file).
+struct Calibrated {
+  CollectiveCalibration calibration = a100_hdr_calibration();
+  std::vector<MeasuredCollective> measured;
+};
+
+Calibrated calibrated(const CollectiveOptions& o)
+{
+  Calibrated out;
+  if (!o.measured)
+    return out;
+  const auto text = read_text_file(*o.measured);
+  if (!text)
+    throw InputError(Diagnostic{*o.measured, "--measured", *o.measured, "cannot read this file"});
+  out.measured = read_measured_collectives(*o.measured, *text);
+  out.calibration = fit_collectives(out.measured, out.calibration).calibration;
+  return out;
+}
+
+nlohmann::ordered_json calibration_json(const CollectiveCalibration& c)
+{
+  return {{"nvlink_step_us", c.nvlink.step_latency_s * 1e6},
+          {"nvlink_efficiency", c.nvlink.efficiency},
+          {"network_step_us", c.network.step_latency_s * 1e6},
+          {"network_efficiency", c.network.efficiency},
+          {"nvlink_p2p_efficiency", c.nvlink_p2p_efficiency},
+          {"network_alltoall_efficiency", c.network_alltoall_efficiency}};
+}
+
 } // namespace
 
 int cmd_collective(const std::vector<std::string>& args)
@@ -163,16 +201,21 @@ int cmd_collective(const std::vector<std::string>& args)
   const CollectiveNodes on = nodes_of(pod, options->nodes);
   if (on.ranks() < 2)
     throw UsageError("a collective needs two GPUs or more: one node of one GPU has nobody to talk to");
-  const CollectiveCalibration calibration = a100_hdr_calibration();
+  const Calibrated cal = calibrated(*options);
   std::vector<std::pair<double, CollectiveTime>> rows;
   for (double bytes = options->min_bytes; bytes <= options->max_bytes; bytes *= 2)
-    rows.emplace_back(bytes, collective_time(options->op, bytes, on, calibration));
+    rows.emplace_back(bytes, collective_time(options->op, bytes, on, cal.calibration));
+  // The model at each measurement, against it.
+  const auto modelled = [&](const MeasuredCollective& m) {
+    return collective_time(m.op, m.bytes, m.on, cal.calibration).busbw_Bps;
+  };
   if (options->json) {
     nlohmann::ordered_json out;
     out["pod"] = pod.name;
     out["nodes"] = on.nodes;
     out["gpus"] = on.ranks();
     out["op"] = to_string(options->op);
+    out["calibration"] = calibration_json(cal.calibration);
     out["rows"] = nlohmann::ordered_json::array();
     for (const auto& [bytes, t] : rows)
       out["rows"].push_back({{"size_bytes", static_cast<std::uint64_t>(bytes)},
@@ -180,14 +223,35 @@ int cmd_collective(const std::vector<std::string>& args)
                              {"algbw_GBps", t.algbw_Bps / 1e9},
                              {"busbw_GBps", t.busbw_Bps / 1e9},
                              {"algorithm", to_string(t.algorithm)}});
+    if (options->measured) {
+      out["measured"] = nlohmann::ordered_json::array();
+      for (const MeasuredCollective& m : cal.measured)
+        out["measured"].push_back({{"where", m.where},
+                                   {"role", m.fit ? "fit" : "judge"},
+                                   {"busbw_GBps", m.busbw_Bps / 1e9},
+                                   {"model_busbw_GBps", modelled(m) / 1e9}});
+    }
     write_json(std::cout, out);
     return EXIT_OK;
   }
+  const CollectiveCalibration& c = cal.calibration;
   std::cout << fmt::format("# acmesim collective: {} on {} x {} node(s), {} GPUs ({} GPUs a node, NVLink {:g} GB/s a "
                            "GPU, {} x {:g} Gb/s NICs a node)\n",
                            to_string(options->op), on.nodes, pod.name, on.ranks(), on.gpus_per_node,
                            pod.nvlink_bandwidth_GBps, on.nics, pod.nic_bandwidth_Gbps)
-            << fmt::format("# {:>14} {:>12} {:>8} {:>8}  {}\n", "size", "time", "algbw", "busbw", "algorithm")
+            << fmt::format("# calibration{}: NVLink step {:.2f} us at {:.1f}%, network step {:.2f} us at {:.1f}%, "
+                           "NVLink point to point {:.1f}%, NICs under all-to-all {:.1f}%\n",
+                           options->measured ? " fitted to " + *options->measured : " (A100 + HDR, published)",
+                           c.nvlink.step_latency_s * 1e6, 100 * c.nvlink.efficiency, c.network.step_latency_s * 1e6,
+                           100 * c.network.efficiency, 100 * c.nvlink_p2p_efficiency,
+                           100 * c.network_alltoall_efficiency);
+  for (const MeasuredCollective& m : cal.measured) {
+    const double model = modelled(m);
+    std::cout << fmt::format("# {} ({}): {} on {} x {} GPUs, {:.0f} B: measured {:.2f} GB/s, model {:.2f} ({:+.1f}%)\n",
+                             m.where, m.fit ? "fit" : "judge", to_string(m.op), m.on.nodes, m.on.gpus_per_node, m.bytes,
+                             m.busbw_Bps / 1e9, model / 1e9, 100 * (model / m.busbw_Bps - 1));
+  }
+  std::cout << fmt::format("# {:>14} {:>12} {:>8} {:>8}  {}\n", "size", "time", "algbw", "busbw", "algorithm")
             << fmt::format("# {:>14} {:>12} {:>8} {:>8}\n", "(B)", "(us)", "(GB/s)", "(GB/s)");
   for (const auto& [bytes, t] : rows)
     std::cout << fmt::format("  {:>14.0f} {:>12.1f} {:>8.2f} {:>8.2f}  {}\n", bytes, t.time_s * 1e6, t.algbw_Bps / 1e9,

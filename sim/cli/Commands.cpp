@@ -51,7 +51,7 @@ usage:
   acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim collective --preset NAME [--pod NAME] --nodes N --op allreduce|allgather|reducescatter|alltoall|sendrecv
-                     [--sizes 1M:8G] [--json] [--set key.path=value ...]
+                     [--sizes 1M:8G] [--measured FILE] [--json] [--set key.path=value ...]
   acmesim --help | --version
 
 Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --out

@@ -155,3 +155,34 @@ TEST_CASE("network cli: acmesim collective prints nccl-tests' columns for every 
     CHECK_FALSE(r.err.empty());
   }
 }
+
+TEST_CASE("network cli: acmesim collective --measured fits the model to a file's fit rows and reports every row's gap")
+{
+  const std::string published = std::string(ACMESIM_SOURCE_DIR) + "/configs/collectives/a100-hdr-published.csv";
+  const auto o =
+      run_acmesim("collective --preset kalos --nodes 2 --op allreduce --sizes 1G:1G --json --measured '" + published + "'");
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto out = nlohmann::json::parse(o.out);
+  CHECK(out.at("calibration").at("network_efficiency").get<double>() == Approx(0.973).epsilon(0.005));
+  REQUIRE(out.at("measured").size() == 18);
+  for (const auto& m : out.at("measured")) {
+    INFO(m.dump());
+    CHECK(m.at("model_busbw_GBps").get<double>() ==
+          Approx(m.at("busbw_GBps").get<double>()).epsilon(m.at("role") == "fit" ? 0.01 : 0.10));
+  }
+
+  // Measurements of a slower cluster move the model: every ring across nodes at half the NICs' rate.
+  const auto slow = write_scratch_file("slow.csv", "op,nodes,gpus_per_node,nics,nic_Gbps,nvlink_GBps,bytes,busbw_GBps,"
+                                                   "role,source\n"
+                                                   "allreduce,2,8,4,200,300,1073741824,48,fit,made up\n");
+  const auto fitted = run_acmesim("collective --preset kalos --nodes 2 --op allreduce --sizes 1G:1G --json --measured '" +
+                                  slow.string() + "'");
+  REQUIRE(fitted.exit_code == 0);
+  CHECK(nlohmann::json::parse(fitted.out).at("rows").at(0).at("busbw_GBps").get<double>() == Approx(48).epsilon(0.001));
+
+  const auto bad = write_scratch_file("bad.csv", "op,nodes\nallreduce,2\n");
+  const auto refused = run_acmesim("collective --preset kalos --nodes 2 --op allreduce --measured '" + bad.string() + "'");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("missing column") != std::string::npos);
+}
