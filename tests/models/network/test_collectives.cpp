@@ -91,7 +91,7 @@ TEST_CASE("collectives: bad shapes are refused")
 
 // The published points of configs/collectives/a100-hdr-published.csv (docs/network.md's table, with
 // their sources): the defaults are the calibration fitted to its `fit` rows, and every `judge` row
-// must be within the 10% the collectives issue asks for; a `fit` row within 1%.
+// must be within 10%; a `fit` row within 1%.
 std::vector<MeasuredCollective> published_points()
 {
   const std::string file = std::string(ACMESIM_SOURCE_DIR) + "/configs/collectives/a100-hdr-published.csv";
