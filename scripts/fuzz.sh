@@ -32,6 +32,7 @@ seeds() {
   fuzz_trace_philly) ls tests/data/traces/philly_small.json ;;
   fuzz_trace_helios) ls tests/data/traces/helios_small.csv ;;
   fuzz_failure_list) ls tests/fuzz/seeds/failures.csv ;;
+  fuzz_collectives) ls configs/collectives/*.csv ;;
   fuzz_sweep) ls sweeps/*.yaml ;;
   fuzz_plan) ls plans/*.yaml ;;
   esac
@@ -40,7 +41,7 @@ seeds() {
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(fuzz_scenario fuzz_override fuzz_catalogue fuzz_trace_acme fuzz_trace_jobs fuzz_trace_swf
-             fuzz_trace_philly fuzz_trace_helios fuzz_failure_list fuzz_sweep fuzz_plan)
+             fuzz_trace_philly fuzz_trace_helios fuzz_failure_list fuzz_collectives fuzz_sweep fuzz_plan)
 fi
 mkdir -p build-asan/findings
 for h in "${harnesses[@]}"; do
