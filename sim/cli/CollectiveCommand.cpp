@@ -19,7 +19,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cmath>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -154,7 +153,7 @@ CollectiveNodes nodes_of(const PodSpec& pod, int nodes)
   on.gpus_per_node = pod.gpus_per_node;
   on.nvlink_Bps = pod.nvlink_bandwidth_GBps * 1e9;
   on.nics = pod.compute_nics;
-  on.nic_Bps = pod.nic_bandwidth_Gbps * 1e9 / 8;
+  on.nic_Bps = compute_cable_Bps(pod) / pod.compute_nics;
   return on;
 }
 

@@ -24,8 +24,9 @@
 // Traffic piling onto one spine cable is then not modelled. Under ecmp routing it is: the spine
 // cables stay apart, and a node has an endpoint for each flow it opens toward a peer (one per
 // compute NIC and flows_per_nic), each hashed onto its own spine: its own host for the first, a
-// flow host "<node>-flow<j>" for each other. Flow hosts exist under Duplex only (only rings use
-// them) and share their node's cables.
+// flow host "<node>-flow<j>" for each other. Flow hosts exist under Duplex only and share their
+// node's cables; only the rings' routes use them (rings are not SimGrid flows), so a failure has
+// nothing to turn off on them.
 //
 // Call once per process, after creating the s4u::Engine and before running it.
 #include "models/cluster/Topology.hpp"

@@ -30,7 +30,6 @@ struct PlatformRings::Impl {
     Burst burst;                   // of one of its flows
     std::vector<RingLink> links;   // the links its flows cross, with how many of them
     RingLoad load;                 // its weight on each link it loads, routes back included
-    std::vector<std::pair<std::size_t, double>> load_at; // the same, by link index
     double flow_demand = 0; // a flow's mean demand, in SimGrid's bandwidth units (a bound's)
     std::uint64_t opening = 0;
     bool paused = false;
@@ -94,19 +93,22 @@ struct PlatformRings::Impl {
     return true;
   }
 
-  // A ring starts or stops holding its mean load on its links.
+  // A ring starts or stops holding its mean load on its links (when it opens, pauses, resumes or
+  // closes: not per change of sharing).
   void hold(JobId job, const Ring& ring)
   {
-    for (const auto& [l, weight] : ring.load_at) {
+    for (const auto& [link, weight] : ring.load) {
+      const std::size_t l = link_index.at(link);
       links[l].demands.emplace_back(job, RingDemand{weight, ring.flow_demand});
       reserve(l);
     }
   }
   void release(JobId job, const Ring& ring)
   {
-    for (const auto& use : ring.load_at) {
-      std::erase_if(links[use.first].demands, [job](const auto& demand) { return demand.first == job; });
-      reserve(use.first);
+    for (const auto& use : ring.load) {
+      const std::size_t l = link_index.at(use.first);
+      std::erase_if(links[l].demands, [job](const auto& demand) { return demand.first == job; });
+      reserve(l);
     }
   }
 
@@ -201,10 +203,8 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
     }
   for (const auto& [l, count] : flows)
     ring.links.push_back(RingLink{l, count});
-  for (const auto& [l, weight] : weights) {
+  for (const auto& [l, weight] : weights)
     ring.load.emplace_back(d.links[l].link, weight);
-    ring.load_at.emplace_back(l, weight);
-  }
   d.shares.add_ring(job, ring.burst, ring.links);
   d.hold(job, ring);
   d.changed();

@@ -151,8 +151,6 @@ void PlatformTransfers::set_component_up(Component component, std::uint32_t targ
     case Component::Gpu:
     case Component::NvLink:
       toggle(impl_->platform->node_hosts.at(target));
-      for (sg4::Host* flow_host : impl_->platform->flow_hosts.at(target)) // its other ECMP endpoints
-        toggle(flow_host);
       return;
     case Component::Nic:
       for (sg4::Link* link : impl_->cables_of(topology.node_vertex(target)))
