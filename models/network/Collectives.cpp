@@ -32,30 +32,35 @@ CollectiveCalibration a100_hdr_calibration()
   return c;
 }
 
+TierPace nvlink_pace(const CollectiveCalibration& calibration, double nvlink_Bps)
+{
+  return {calibration.nvlink.step_latency_s, calibration.nvlink.efficiency * nvlink_Bps};
+}
+
+TierPace network_pace(const CollectiveCalibration& calibration, double nics_Bps)
+{
+  return {calibration.network.step_latency_s, calibration.network.efficiency * nics_Bps};
+}
+
 namespace {
 
 // A step of a ring over the nodes and its bus bandwidth: NVLink inside one node; across nodes a
 // step waits for its NIC hop, and the bandwidth is the narrower of a GPU's NVLink and the node's
 // NICs together.
-struct RingPace {
-  double step_s;
-  double busbw_Bps;
-};
-
-RingPace ring_pace(const CollectiveNodes& on, const CollectiveCalibration& c)
+TierPace ring_pace(const CollectiveNodes& on, const CollectiveCalibration& c)
 {
-  const double nvlink = c.nvlink.efficiency * on.nvlink_Bps;
+  const TierPace nvlink = nvlink_pace(c, on.nvlink_Bps);
   if (on.nodes == 1)
-    return {c.nvlink.step_latency_s, nvlink};
-  return {c.network.step_latency_s, std::min(nvlink, c.network.efficiency * on.nics * on.nic_Bps)};
+    return nvlink;
+  const TierPace network = network_pace(c, on.nics * on.nic_Bps);
+  return {network.step_s, std::min(nvlink.busbw_Bps, network.busbw_Bps)};
 }
 
 double ring_time(CollectiveOp op, double bytes, const CollectiveNodes& on, const CollectiveCalibration& c)
 {
   const int n = on.ranks();
-  const RingPace pace = ring_pace(on, c);
   const double steps = op == CollectiveOp::AllReduce ? 2.0 * (n - 1) : n - 1.0;
-  return steps * pace.step_s + bus_factor(op, n) * bytes / pace.busbw_Bps;
+  return ring_pace(on, c).time_s(steps, bus_factor(op, n) * bytes);
 }
 
 double all_to_all_time(double bytes, const CollectiveNodes& on, const CollectiveCalibration& c)

@@ -67,6 +67,20 @@ struct CollectiveNodes {
   int ranks() const { return nodes * gpus_per_node; }
 };
 
+// One tier as a collective's steps see it: the latency of a step and the bus bandwidth. Every
+// collective here takes `steps x step_s + bus bytes / busbw_Bps` on the tier that paces it.
+struct TierPace {
+  double step_s = 0;
+  double busbw_Bps = 0;
+
+  double time_s(double steps, double bus_bytes) const { return steps * step_s + bus_bytes / busbw_Bps; }
+};
+
+// A GPU's NVLink (`nvlink_Bps` nominal, each way) and a node's compute NICs together (`nics_Bps`
+// nominal) at the calibration's step latencies and efficiencies.
+TierPace nvlink_pace(const CollectiveCalibration& calibration, double nvlink_Bps);
+TierPace network_pace(const CollectiveCalibration& calibration, double nics_Bps);
+
 struct CollectiveTime {
   double time_s = 0;
   double algbw_Bps = 0; // bytes / time, as nccl-tests prints it

@@ -25,9 +25,14 @@ int dividing_degree(int wanted, int of)
 
 // The DP traffic is hierarchical: node stages over NVLink and the ring across nodes, one after
 // the other, all behind the DP window; the pipeline and expert traffic is on the critical path.
-double CommProfile::step_s(double nvlink_Bps, double ib_Bps) const
+double CommProfile::step_s(const CollectivePace& pace, double ib_Bps) const
 {
-  return infiniband_burst(*this, nvlink_Bps, ib_Bps).step_s(ib_Bps);
+  return infiniband_burst(*this, pace, ib_Bps).step_s(ib_Bps);
+}
+
+CollectivePace collective_pace(const CollectiveCalibration& calibration, double nvlink_Bps)
+{
+  return {nvlink_pace(calibration, nvlink_Bps), calibration.network.step_latency_s};
 }
 
 double dp_window_share(const CommSpec& spec)
@@ -58,7 +63,9 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
   const double layers_per_stage = hidden / spec.hidden_per_layer / p.pipeline_parallel;
   const double tokens_per_replica = step.tokens_per_step / p.data_parallel;
   const double activations = tokens_per_replica * hidden * spec.activation_bytes;
+  const double micro_batches = std::ceil(tokens_per_replica / spec.micro_batch_tokens);
   p.tp_bytes = 4 * layers_per_stage * ring_allreduce_bytes(activations, p.tensor_parallel);
+  p.tp_steps = 4 * layers_per_stage * micro_batches * 2 * (p.tensor_parallel - 1);
 
   // Each GPU holds the gradients of its TP and PP shard. A DP group has `local` ranks on a node
   // and spans `dp_nodes` nodes: the node stages move 2(local-1)/local of a rank's gradients, and
@@ -70,12 +77,19 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
   const double sharded = spec.data_parallel == DataParallelKind::Zero ? 1.5 : 1.0;
   p.dp_local_bytes = sharded * ring_allreduce_bytes(rank_gradients, local);
   p.ib_bytes = sharded * ring_allreduce_bytes(rank_gradients * p.tensor_parallel, dp_nodes);
+  // A bucket's all-reduce takes 2(k-1) steps among k; ZeRO-3's reduce-scatter and two all-gathers 3(k-1).
+  const double buckets = std::ceil(rank_gradients / (spec.dp_bucket_MiB * (1 << 20)));
+  const double steps_per_peer = sharded * 2;
+  p.dp_local_steps = buckets * steps_per_peer * (local - 1);
+  p.ib_steps = buckets * steps_per_peer * (dp_nodes - 1);
 
   // Pipeline: each of the node's `local` replicas sends its activations to the next stage and
   // their gradients to the one before (a middle stage's traffic, Megatron's scatter-gather
   // splitting it among the TP ranks).
-  if (p.pipeline_parallel > 1)
+  if (p.pipeline_parallel > 1) {
     p.pp_bytes = 2 * local * activations;
+    p.ib_critical_steps += 2 * micro_batches; // one send forward, one back, per micro-batch
+  }
 
   // Experts: an EP group of `e` replicas, `local_ep` of them on this node, sends each replica's
   // tokens x top-k to the group's experts in 4 all-to-alls a MoE layer (dispatch and combine,
@@ -87,19 +101,36 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step)
     const double node_all_to_all = 4 * layers_per_stage * spec.experts_per_token * local * activations;
     p.ep_bytes = node_all_to_all * (e - local_ep) / e;
     p.tp_bytes += node_all_to_all * (local_ep - 1) / e / per_node;
+    if (e > local_ep) // each all-to-all takes a step per other replica of the group (Collectives)
+      p.ib_critical_steps += 4 * layers_per_stage * micro_batches * (e - 1);
   }
   return p;
 }
 
-// step(c) = c + critical + max(0, D - share * c), D the DP node stages and ring together: each
-// branch is linear in c, with slope 1 while the window hides D and 1 - share once it does not.
 namespace {
 
-// compute_within_step for a profile already built (its compute is not read).
-double compute_within(const CommSpec& spec, const CommProfile& shape, double step_s, double nvlink_Bps, double ib_Bps)
+// What a step's communication takes at `pace` whatever the InfiniBand rate: NVLink's collectives
+// and the latencies of the steps across nodes.
+struct FixedTimes {
+  double critical_s = 0; // TP on NVLink, and the latencies of the pipeline and expert steps
+  double dp_s = 0;       // the DP node stages on NVLink, and the latencies of the ring's steps
+};
+
+FixedTimes fixed_times(const CommProfile& p, const CollectivePace& pace)
 {
-  const double critical_s = shape.tp_bytes / nvlink_Bps + shape.ib_critical_bytes() / ib_Bps;
-  const double dp_s = shape.dp_local_bytes / nvlink_Bps + shape.ib_bytes / ib_Bps;
+  return {pace.nvlink.time_s(p.tp_steps, p.tp_bytes) + p.ib_critical_steps * pace.network_step_s,
+          pace.nvlink.time_s(p.dp_local_steps, p.dp_local_bytes) + p.ib_steps * pace.network_step_s};
+}
+
+// step(c) = c + critical + max(0, D - share * c), D the DP node stages and ring together: each
+// branch is linear in c, with slope 1 while the window hides D and 1 - share once it does not.
+// compute_within_step for a profile already built (its compute is not read).
+double compute_within(const CommSpec& spec, const CommProfile& shape, double step_s, const CollectivePace& pace,
+                      double ib_Bps)
+{
+  const FixedTimes fixed = fixed_times(shape, pace);
+  const double critical_s = fixed.critical_s + shape.ib_critical_bytes() / ib_Bps;
+  const double dp_s = fixed.dp_s + shape.ib_bytes / ib_Bps;
   const double share = dp_window_share(spec);
   const double rest = step_s - critical_s;
   if (rest <= 0)
@@ -113,32 +144,32 @@ double compute_within(const CommSpec& spec, const CommProfile& shape, double ste
 
 } // namespace
 
-double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps, double ib_Bps)
+double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, const CollectivePace& pace,
+                           double ib_Bps)
 {
   step.compute_s = step_s;
-  return compute_within(spec, comm_profile(spec, step), step_s, nvlink_Bps, ib_Bps);
+  return compute_within(spec, comm_profile(spec, step), step_s, pace, ib_Bps);
 }
 
-CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps,
+CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, const CollectivePace& pace,
                                   double ib_Bps, double least_compute_s)
 {
   // The bytes do not depend on compute: build the profile once, then set its compute.
   step.compute_s = step_s;
   CommProfile p = comm_profile(spec, step);
-  p.compute_s = std::max(compute_within(spec, p, step_s, nvlink_Bps, ib_Bps), least_compute_s);
+  p.compute_s = std::max(compute_within(spec, p, step_s, pace, ib_Bps), least_compute_s);
   p.dp_hidden_s = dp_window_share(spec) * p.compute_s;
   return p;
 }
 
-Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps)
+Burst infiniband_burst(const CommProfile& profile, const CollectivePace& pace, double peak_Bps)
 {
   Burst burst;
-  const double tp_s = profile.tp_bytes > 0 ? profile.tp_bytes / nvlink_Bps : 0;
-  const double local_s = profile.dp_local_bytes > 0 ? profile.dp_local_bytes / nvlink_Bps : 0;
+  const FixedTimes fixed = fixed_times(profile, pace);
   burst.critical_bytes = profile.ib_critical_bytes();
   burst.hidden_bytes = profile.ib_bytes;
-  burst.window_s = std::max(0.0, profile.dp_hidden_s - local_s);
-  burst.base_s = profile.compute_s + tp_s + std::max(0.0, local_s - profile.dp_hidden_s);
+  burst.window_s = std::max(0.0, profile.dp_hidden_s - fixed.dp_s);
+  burst.base_s = profile.compute_s + fixed.critical_s + std::max(0.0, fixed.dp_s - profile.dp_hidden_s);
   burst.peak_Bps = peak_Bps;
   return burst;
 }

@@ -18,8 +18,12 @@
 //    on the critical path (a stage waits for its input).
 //  - Expert parallel (EP, mixture of experts): per MoE layer an all-to-all to dispatch the tokens to
 //    their experts and one to combine them, forward and backward, on the critical path.
+// Each collective is timed as the collective model times it (models/network/Collectives: a step's
+// latency per ring step, bus bytes at the calibrated bus bandwidth), once per call: TP all-reduces
+// per micro-batch, DP rings per gradient bucket.
 
 #include "models/network/BurstSharing.hpp"
+#include "models/network/Collectives.hpp"
 
 namespace acmesim {
 
@@ -52,7 +56,26 @@ struct CommSpec {
   // is compute's"): FlashAttention-2 trains GPT models at up to 72% MFU end to end on A100s
   // (Dao 2023, arXiv 2307.08691), so compute alone is at least that fast.
   double max_compute_mfu = 0.72;
+  // Tokens of one micro-batch of a replica: each TP all-reduce, pipeline send and expert all-to-all
+  // carries one micro-batch's activations, so a step makes that many more calls, each paying its
+  // latency. Assumption: InternEvo's 7B example configuration (configs/7B_sft.py) packs micro-batches
+  // of 2 sequences of 2,048 tokens.
+  double micro_batch_tokens = 4096;
+  // MiB of a GPU's gradients reduced per call of the DP traffic (a bucket): InternEvo's hybrid ZeRO
+  // reduces 512 MiB buckets (configs/7B_sft.py, reduce_bucket_size).
+  double dp_bucket_MiB = 512;
 };
+
+// What a step's collectives run at on one fabric: a GPU's NVLink as the collective model paces it
+// (nvlink_pace) and the latency of a ring step across nodes; the bandwidth across nodes is the rate
+// the ring gets, given apart.
+struct CollectivePace {
+  TierPace nvlink;
+  double network_step_s = 0;
+};
+
+// The pace of a fabric of `nvlink_Bps` per GPU (nominal) under `calibration`.
+CollectivePace collective_pace(const CollectiveCalibration& calibration, double nvlink_Bps);
 
 // What the profile needs to know of the job and its model.
 struct TrainingStep {
@@ -79,12 +102,17 @@ struct CommProfile {
   double pp_bytes = 0;        // sent by each node per step over InfiniBand to its pipeline neighbours
   double ep_bytes = 0;        // sent by each node per step over InfiniBand in its expert all-to-alls
   double dp_hidden_s = 0;     // compute time behind which the DP traffic can run
+  // Ring steps a step takes, each paying its tier's latency (collectives one after another):
+  double tp_steps = 0;          // the TP all-reduces', on NVLink, critical
+  double dp_local_steps = 0;    // the DP node stages', on NVLink
+  double ib_steps = 0;          // the DP ring's across nodes
+  double ib_critical_steps = 0; // the pipeline sends' and expert all-to-alls' across nodes
 
   double ib_critical_bytes() const { return pp_bytes + ep_bytes; }
 
-  // Seconds of one step when each GPU gets `nvlink_Bps` over NVLink and each node `ib_Bps` over
-  // InfiniBand (infiniband_burst's step). A job on one node has no InfiniBand term.
-  double step_s(double nvlink_Bps, double ib_Bps) const;
+  // Seconds of one step at `pace` when each node gets `ib_Bps` over InfiniBand (infiniband_burst's
+  // step). A job on one node has no InfiniBand term.
+  double step_s(const CollectivePace& pace, double ib_Bps) const;
 };
 
 CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step);
@@ -92,28 +120,29 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step);
 // The share of a step's compute behind which its DP traffic runs.
 double dp_window_share(const CommSpec& spec);
 
-// The seconds of compute in a step that lasts `step_s` with `nvlink_Bps` per GPU on NVLink and
-// `ib_Bps` per node on InfiniBand, for the job `step` describes (its compute_s is not read). MFU
+// The seconds of compute in a step that lasts `step_s` at `pace` with `ib_Bps` per node on
+// InfiniBand, for the job `step` describes (its compute_s is not read). MFU
 // as published is end to end (tokens a second over the peak's, the stalls of communication
 // included; models.md §4), so the step it gives is the step on the reference fabric, and compute is
 // that step less the communication that compute does not hide there. 0 when even no compute at all
 // leaves the traffic too long for `step_s`.
-double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps, double ib_Bps);
+double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, const CollectivePace& pace,
+                           double ib_Bps);
 
 // The profile of the job `step` describes when its step lasts `step_s` on the reference fabric
-// (`nvlink_Bps`, `ib_Bps`): its compute is compute_within_step's, never less than
+// (`pace`, `ib_Bps`): its compute is compute_within_step's, never less than
 // `least_compute_s` (its FLOPs at max_compute_mfu), so that a fabric too slow for the step makes
 // the reference step longer instead.
-CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, double nvlink_Bps,
+CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, double step_s, const CollectivePace& pace,
                                   double ib_Bps, double least_compute_s);
 
-// The job's InfiniBand traffic per step as a burst on its nodes' links, with NVLink at
-// `nvlink_Bps` per GPU and `peak_Bps` the most a node's ring flow can get (its NICs alone): the
-// pipeline and expert traffic is critical; the DP ring is hidden behind what is left of its
-// window once the NVLink node stages have run, and a window they overrun adds the overrun to the
-// critical path. The step at any InfiniBand rate, whatever limits it (the NICs, an oversubscribed
+// The job's InfiniBand traffic per step as a burst on its nodes' links, at `pace` and with
+// `peak_Bps` the most a node's ring flow can get (its NICs alone): the pipeline and expert traffic
+// is critical, its steps' latencies too; the DP ring is hidden behind what is left of its window
+// once the NVLink node stages and the ring's step latencies have run, and a window they overrun
+// adds the overrun to the critical path. The step at any InfiniBand rate, whatever limits it (the NICs, an oversubscribed
 // uplink, other jobs' bursts, a checkpoint upload), is this burst's step_s: one rule. A job on one
 // node has no bytes on InfiniBand.
-Burst infiniband_burst(const CommProfile& profile, double nvlink_Bps, double peak_Bps);
+Burst infiniband_burst(const CommProfile& profile, const CollectivePace& pace, double peak_Bps);
 
 } // namespace acmesim

@@ -107,7 +107,7 @@ struct SharedLink {
 
 // A ring's flows on a link, as another flow's max-min share there sees them: each of its flows asks
 // at most `flow_Bps` (its mean), and loads the link with `weight` x its rate summed over them (1
-// per flow routed over it, less for flows whose acknowledgements come back over it).
+// per flow routed over it).
 struct RingDemand {
   double weight = 0;
   double flow_Bps = 0;

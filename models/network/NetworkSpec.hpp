@@ -33,6 +33,12 @@ struct NetworkSpec {
   CommSpec comm;                                   // every job type without its own profile
   std::map<JobType, CommSpec> job_types;           // profiles of job types that differ
   std::map<std::string, ReferenceFabric> reference; // by pod name; pods not named: their own fabric
+  // What collectives cost (models/network/Collectives): the fit of the published A100 + HDR points,
+  // or of a file of a cluster's own measurements (`collectives`, as written and as resolved). Steps
+  // are timed with it, and a ring across nodes reaches its network efficiency of each link.
+  CollectiveCalibration collectives = a100_hdr_calibration();
+  std::string collectives_as_written;
+  std::string collectives_file;
 
   bool on() const { return model != NetworkModel::Off; }
   const CommSpec& comm_of(JobType type) const

@@ -123,12 +123,17 @@ std::optional<CollectiveOptions> parse_collective_options(const std::vector<std:
   return o;
 }
 
-// The pod the collective runs on: the preset's cluster, with the overrides, as a scenario reads it.
-PodSpec pod_of(const CollectiveOptions& o)
+// The preset's cluster and network with the overrides, as a scenario reads them.
+Scenario scenario_of(const CollectiveOptions& o)
 {
   std::vector<std::string> overrides{"cluster.preset=" + o.preset};
   overrides.insert(overrides.end(), o.overrides.begin(), o.overrides.end());
-  const Scenario scenario = load_default_scenario(overrides);
+  return load_default_scenario(overrides);
+}
+
+// The pod the collective runs on.
+PodSpec pod_of(const CollectiveOptions& o, const Scenario& scenario)
+{
   const auto& pods = scenario.cluster.pods;
   if (!o.pod) {
     if (pods.size() != 1) {
@@ -157,18 +162,22 @@ CollectiveNodes nodes_of(const PodSpec& pod, int nodes)
   return on;
 }
 
-// The calibration: the A100 + HDR defaults, or those fitted to a file of measurements, with the
-// measurements (none without a file).
+// The calibration: the scenario's (network.collectives: the A100 + HDR defaults, or a file's fit),
+// or the one fitted to --measured's file, with its measurements (none without --measured).
 struct Calibrated {
-  CollectiveCalibration calibration = a100_hdr_calibration();
+  CollectiveCalibration calibration;
   std::vector<MeasuredCollective> measured;
+  std::string source; // where the calibration comes from, as the heading says it
 };
 
-Calibrated calibrated(const CollectiveOptions& o)
+Calibrated calibrated(const CollectiveOptions& o, const NetworkSpec& network)
 {
-  Calibrated out;
+  Calibrated out{network.collectives, {},
+                 network.collectives_as_written.empty() ? "A100 + HDR, published"
+                                                        : "fitted to " + network.collectives_as_written};
   if (!o.measured)
     return out;
+  out.source = "fitted to " + *o.measured;
   const auto text = read_text_file(*o.measured);
   if (!text)
     throw InputError(Diagnostic{*o.measured, "--measured", *o.measured, "cannot read this file"});
@@ -194,13 +203,14 @@ int cmd_collective(const std::vector<std::string>& args)
   const auto options = parse_collective_options(args);
   if (!options)
     return EXIT_OK;
-  const PodSpec pod = pod_of(*options);
+  const Scenario scenario = scenario_of(*options);
+  const PodSpec pod = pod_of(*options, scenario);
   if (options->nodes > pod.nodes)
     throw UsageError(fmt::format("--nodes {} is more than pod '{}' has ({})", options->nodes, pod.name, pod.nodes));
   const CollectiveNodes on = nodes_of(pod, options->nodes);
   if (on.ranks() < 2)
     throw UsageError("a collective needs two GPUs or more: one node of one GPU has nobody to talk to");
-  const Calibrated cal = calibrated(*options);
+  const Calibrated cal = calibrated(*options, scenario.network);
   std::vector<std::pair<double, CollectiveTime>> rows;
   for (double bytes = options->min_bytes; bytes <= options->max_bytes; bytes *= 2)
     rows.emplace_back(bytes, collective_time(options->op, bytes, on, cal.calibration));
@@ -238,9 +248,9 @@ int cmd_collective(const std::vector<std::string>& args)
                            "GPU, {} x {:g} Gb/s NICs a node)\n",
                            to_string(options->op), on.nodes, pod.name, on.ranks(), on.gpus_per_node,
                            pod.nvlink_bandwidth_GBps, on.nics, pod.nic_bandwidth_Gbps)
-            << fmt::format("# calibration{}: NVLink step {:.2f} us at {:.1f}%, network step {:.2f} us at {:.1f}%, "
+            << fmt::format("# calibration ({}): NVLink step {:.2f} us at {:.1f}%, network step {:.2f} us at {:.1f}%, "
                            "NVLink point to point {:.1f}%, NICs under all-to-all {:.1f}%\n",
-                           options->measured ? " fitted to " + *options->measured : " (A100 + HDR, published)",
+                           cal.source,
                            c.nvlink.step_latency_s * 1e6, 100 * c.nvlink.efficiency, c.network.step_latency_s * 1e6,
                            100 * c.network.efficiency, 100 * c.nvlink_p2p_efficiency,
                            100 * c.network_alltoall_efficiency);

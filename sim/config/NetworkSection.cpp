@@ -1,4 +1,8 @@
 #include "sim/config/NetworkSection.hpp"
+
+#include "models/common/InputError.hpp"
+#include "models/common/TextFile.hpp"
+#include "models/network/CollectiveFit.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/keys/NamedKeys.hpp"
 
@@ -33,6 +37,11 @@ const KeyTable<CommSpec>& comm_keys()
                  "critical path); 1: a dense model"),
       number_key("experts_per_token", &CommSpec::experts_per_token, integer_between(1, MAX_DEGREE), "experts",
                  "experts each token is sent to (top-k routing) when expert_parallel is above 1"),
+      number_key("micro_batch_tokens", &CommSpec::micro_batch_tokens, physical::TOKENS, "tokens",
+                 "tokens of one replica's micro-batch: each tensor-parallel all-reduce, pipeline send and expert "
+                 "all-to-all carries one, paying its collective's latency"),
+      number_key("dp_bucket_MiB", &CommSpec::dp_bucket_MiB, physical::BUFFER_MIB, "MiB",
+                 "a GPU's gradients reduced per data-parallel call (a bucket), each paying its ring's latency"),
       number_key("max_compute_mfu", &CommSpec::max_compute_mfu, physical::UTILISATION, NO_UNIT,
                  "the most of the GPUs' peak a step's compute alone reaches, at least checkpoint.mfu (which is end "
                  "to end, communication stalls included)"),
@@ -82,6 +91,34 @@ Json reference_json(const NetworkSpec& spec)
   return pods;
 }
 
+// `collectives: FILE`: a cluster's own nccl-tests measurements; the collective model is fitted to
+// its `fit` rows (models/network/CollectiveFit), as `acmesim collective --measured FILE` fits it.
+bool read_collectives(MapReader& m, const std::string& name, NetworkSpec& spec)
+{
+  if (!m.read(name, spec.collectives_as_written))
+    return false;
+  const ConfigNode& node = *m.get(name);
+  const std::string key = m.key_of(name);
+  spec.collectives_file = m.checker().resolve(spec.collectives_as_written);
+  if (!check_readable_file(m.checker(), node, key, spec.collectives_file, "measured-collectives file"))
+    return false;
+  const auto text = read_text_file(spec.collectives_file);
+  if (!text) {
+    m.checker().error(node, key, "cannot read this measured-collectives file (a CSV file of at most 2 MiB)");
+    return false;
+  }
+  try {
+    spec.collectives =
+        fit_collectives(read_measured_collectives(spec.collectives_file, *text), a100_hdr_calibration())
+            .calibration;
+  } catch (const InputError& error) {
+    for (const Diagnostic& d : error.diagnostics())
+      m.checker().error(d.where, d.key, d.value, d.message);
+    return false;
+  }
+  return true;
+}
+
 const KeyTable<NetworkSpec>& network_keys()
 {
   using N = NetworkSpec;
@@ -116,6 +153,15 @@ const KeyTable<NetworkSpec>& network_keys()
                     [](const std::string& path, const N&) {
                       return reference_keys().docs(join_key(path, "<pod>"), ReferenceFabric{});
                     })},
+       {ConfigKey<N>(other_doc("collectives", "path", "a readable CSV file, relative to the scenario file",
+                             "measured collectives (nccl-tests output, docs/network.md) the collective model is fitted "
+                             "to; training steps are timed with it"),
+                   read_collectives,
+                   [](const N& spec) {
+                     return spec.collectives_as_written.empty() ? Json(Json::value_t::discarded)
+                                                                : Json(spec.collectives_as_written);
+                   })
+          .default_is("the published A100 + HDR points (configs/collectives/a100-hdr-published.csv)")},
   });
   return keys;
 }

@@ -47,6 +47,8 @@ inline constexpr NumberRange TFLOPS{1e-3, false, 1e6};
 inline constexpr NumberRange UTILISATION{1e-4, false, 1};
 // Tokens in one training step.
 inline constexpr NumberRange TOKENS{1, false, 1e12};
+// One buffer a collective reduces in a call, in MiB: about a byte to a terabyte.
+inline constexpr NumberRange BUFFER_MIB{1e-6, false, 1e6};
 // A ratio of two sizes of a model (hidden units per layer).
 inline constexpr NumberRange SIZE_RATIO{1e-3, false, 1e4};
 

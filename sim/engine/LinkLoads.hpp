@@ -5,7 +5,7 @@
 // read above a quarter of the bandwidth, the figures Acme reports for its InfiniBand NICs. A link's
 // load is its storage flows' usage as SimGrid shares it (the acknowledgement cross traffic of
 // flows the other way included) and the rings' mean on it (their trains: each flow's bytes a step
-// over its step, times its weight there); in the windows a ring counts as what it is, a burst each
+// over its step, times its flows there); in the windows a ring counts as what it is, a burst each
 // step at the rate it gets while it sends (models/network/SampledLoad). Load changes only when
 // sharing does, so the engine samples the links each time it reads new rates; only the links of
 // storage flows whose rate changed (started, ended, or shared anew) and of rings whose bursts

@@ -61,13 +61,14 @@ struct PlatformRings::Impl {
   std::vector<std::vector<double>> steady;
   std::vector<RingDemand> scratch;
 
-  explicit Impl(PhaseAlignment phases) : shares(phases) {}
+  double ring_efficiency; // of a link's bandwidth, what a ring's flow alone on it gets
+  Impl(PhaseAlignment phases, double efficiency) : shares(phases), ring_efficiency(efficiency) {}
 
   std::size_t index_of(sg4::Link* link)
   {
     const auto [it, added] = link_index.try_emplace(link, shares.link_count());
     if (added) {
-      shares.add_link(link->get_bandwidth() * acmesim::lone_flow_share());
+      shares.add_link(link->get_bandwidth() * ring_efficiency);
       links.push_back(LinkState{link, link->get_bandwidth(), {}, 0, 0});
       steady.emplace_back();
     }
@@ -146,8 +147,9 @@ struct PlatformRings::Impl {
   }
 };
 
-PlatformRings::PlatformRings(const Platform& platform, PhaseAlignment phases, std::function<void()> changed)
-    : impl_(std::make_unique<Impl>(phases))
+PlatformRings::PlatformRings(const Platform& platform, PhaseAlignment phases, double ring_efficiency,
+                             std::function<void()> changed)
+    : impl_(std::make_unique<Impl>(phases, ring_efficiency))
 {
   impl_->platform = &platform;
   impl_->changed = std::move(changed);
@@ -188,23 +190,20 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
   ring.burst.peak_Bps /= per_flow;
   ring.flow_demand = traffic.mean_Bps / per_flow / FLOW_BANDWIDTH_FACTOR;
   ring.opening = d.openings++;
-  std::map<std::size_t, int> flows;      // by link: the ring's flows on it
-  std::map<std::size_t, double> weights; // by link: its load there, per flow's rate
+  // By link: the ring's flows on it. Its acknowledgements load nothing: the ring's efficiency is
+  // NCCL's measured bus bandwidth, every overhead of the wire included.
+  std::map<std::size_t, int> flows;
   for (std::size_t i = 0; i < parts.size(); ++i)
     for (std::size_t flow = 0; flow < ring.flows_per_hop; ++flow) {
       const sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
       const sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
-      for (const std::size_t l : d.routes.route(from, to)) {
+      for (const std::size_t l : d.routes.route(from, to))
         ++flows[l];
-        weights[l] += 1;
-      }
-      for (const std::size_t l : d.routes.route(to, from))
-        weights[l] += CROSS_TRAFFIC_WEIGHT;
     }
-  for (const auto& [l, count] : flows)
+  for (const auto& [l, count] : flows) {
     ring.links.push_back(RingLink{l, count});
-  for (const auto& [l, weight] : weights)
-    ring.load.emplace_back(d.links[l].link, weight);
+    ring.load.emplace_back(d.links[l].link, count);
+  }
   d.shares.add_ring(job, ring.burst, ring.links);
   d.hold(job, ring);
   d.changed();
@@ -269,8 +268,6 @@ RingTrains PlatformRings::trains()
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
-
-double PlatformRings::lone_flow_share() const { return acmesim::lone_flow_share(); }
 
 std::size_t PlatformRings::open_rings() const { return impl_->rings.size(); }
 

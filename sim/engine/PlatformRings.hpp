@@ -3,7 +3,7 @@
 // (under ECMP routing, one per flow endpoint of the two nodes, each with its share of the hop's
 // bytes: PlatformBuilder.hpp), routed on the platform but not started there: what a ring gets
 // while it sends is solved link by link over the links its flows cross (models/network/
-// FabricSharing), each link's capacity as one flow alone gets it, shared among the bursts of the
+// FabricSharing), each link's capacity as a ring's flow alone gets it, shared among the bursts of the
 // rings on it and the other flows on it (storage, read from their SimGrid actions) as steady
 // senders. Where a storage flow crosses a link that rings cross, the link's SimGrid bandwidth is
 // lowered by what the rings hold of it on average (their mean demand, up to their max-min share
@@ -21,9 +21,9 @@
 
 namespace acmesim {
 
-// What a ring's flows put on each link they cross: per link, their weight on it (a flow's own
-// route counts 1, its route back 0.05 for its acknowledgements, as SimGrid's cross traffic does
-// for storage flows), so a link carries weight x a flow's rate of the ring.
+// What a ring's flows put on each link they cross: per link, their weight on it (1 per flow routed
+// over it; their acknowledgements count for nothing, since a ring's efficiency, NCCL's measured bus
+// bandwidth, already pays every overhead of the wire), so a link carries weight x a flow's rate.
 using RingLoad = std::vector<std::pair<const simgrid::s4u::Link*, double>>;
 
 // A sending ring's bursts, per flow: the bytes one flow carries a step, its rate while it sends and
@@ -45,8 +45,11 @@ using RingTrains = std::vector<std::pair<JobId, RingTrain>>;
 class PlatformRings final : public RingService {
 public:
   // `changed()` is called when sharing changes: a ring opens, closes, pauses or resumes, or the
-  // bandwidth left to storage flows moves.
-  PlatformRings(const Platform& platform, PhaseAlignment phases, std::function<void()> changed);
+  // bandwidth left to storage flows moves. A ring's flows reach `ring_efficiency` of a link's
+  // bandwidth with the link to themselves (the collective model's network efficiency, NCCL's bus
+  // bandwidth over the NICs'), and share that.
+  PlatformRings(const Platform& platform, PhaseAlignment phases, double ring_efficiency,
+                std::function<void()> changed);
   ~PlatformRings() override;
 
   // Call for each flow the other services start (storage transfers): it shares the links it
@@ -61,7 +64,6 @@ public:
   std::map<JobId, double> sending_rates() override;
   // The bursts of every ring that sends (paused ones do not), in job order.
   RingTrains trains();
-  double lone_flow_share() const override;
   // Rings still open (none once every job has ended).
   std::size_t open_rings() const;
 

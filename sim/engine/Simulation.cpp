@@ -226,7 +226,7 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
         timer->transfer_done(id);
       },
       changed);
-  PlatformRings rings(platform, scenario.network.phases, changed);
+  PlatformRings rings(platform, scenario.network.phases, scenario.network.collectives.network.efficiency, changed);
   std::optional<LinkLoads> loads;
   if (flows) {
     loads.emplace(platform, scenario.network.nic_sample_s, [&rings] { return rings.trains(); });

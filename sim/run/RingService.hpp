@@ -32,9 +32,6 @@ public:
   virtual void resume(JobId job) = 0;
   // What the flows of each ring that sends get while it sends (the least of its flows), by job.
   virtual std::map<JobId, double> sending_rates() = 0;
-  // The share of a node's compute cable that one flow gets with nothing else on it (the engine's
-  // bandwidth factors); the bandwidth a ring would get alone is this share of the cable.
-  virtual double lone_flow_share() const = 0;
 };
 
 } // namespace acmesim

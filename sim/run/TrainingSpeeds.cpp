@@ -29,6 +29,13 @@ PodSpec reference_pod(const PodSpec& pod, const NetworkSpec& network)
 
 double nvlink_Bps(const PodSpec& pod) { return pod.nvlink_bandwidth_GBps * 1e9; }
 
+// What a ring of the pod's nodes gets with the fabric to itself: its NICs together at the
+// calibrated network efficiency (Collectives' network_pace).
+double ring_peak_Bps(const PodSpec& pod, const CollectiveCalibration& calibration)
+{
+  return network_pace(calibration, compute_cable_Bps(pod)).busbw_Bps;
+}
+
 } // namespace
 
 TrainingSpeeds::TrainingSpeeds(RunCore core, SpeedSetup setup) : core_(core), setup_(setup)
@@ -45,19 +52,21 @@ TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
       core_.topology.spec().pods[static_cast<std::size_t>(core_.topology.pod_of(allocation.parts.front().node))];
   const CheckpointSpec& model = *setup_.training;
   const CommSpec& comm = setup_.network->comm_of(job.type);
-  // A ring alone gets the lone-flow share of each node's cable, on the reference fabric as here.
-  const double share = setup_.rings->lone_flow_share();
+  // Collectives are timed as the collective model times them, on the reference fabric as here.
+  const CollectiveCalibration& calibration = setup_.network->collectives;
   const PodSpec ref = reference_pod(pod, *setup_.network);
-  const double ref_peak = compute_cable_Bps(ref) * share;
+  const CollectivePace ref_pace = collective_pace(calibration, nvlink_Bps(ref));
+  const double ref_peak = ring_peak_Bps(ref, calibration);
   // The training model's step (its MFU, end to end) is the step on the reference fabric; compute
   // is what that leaves, never faster than max_compute_mfu allows (docs/network.md).
   const TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus, pod.gpus_per_node};
-  const CommProfile profile = comm_profile_for_step(comm, step, step_time_s(model, job.gpus), nvlink_Bps(ref), ref_peak,
+  const CommProfile profile = comm_profile_for_step(comm, step, step_time_s(model, job.gpus), ref_pace, ref_peak,
                                                     flops_time_s(model, job.gpus, comm.max_compute_mfu));
   Ring ring;
-  ring.traffic.burst = infiniband_burst(profile, nvlink_Bps(pod), compute_cable_Bps(pod) * share);
+  ring.traffic.burst =
+      infiniband_burst(profile, collective_pace(calibration, nvlink_Bps(pod)), ring_peak_Bps(pod, calibration));
   ring.traffic.mean_Bps = ring.traffic.burst.bytes() / ring.traffic.burst.step_s(ring.traffic.burst.peak_Bps);
-  ring.reference_step_s = infiniband_burst(profile, nvlink_Bps(ref), ref_peak).step_s(ref_peak);
+  ring.reference_step_s = infiniband_burst(profile, ref_pace, ref_peak).step_s(ref_peak);
   return ring;
 }
 

@@ -2,6 +2,7 @@
 // A bare SimGrid engine with the flow model, a platform and its rings, as run_simulation sets them
 // up but without a run, for tests that open rings and read what they get; and the Acme pods they
 // are built on. One engine per process: one RingBench per TEST_CASE.
+#include "models/network/Collectives.hpp"
 #include "sim/engine/FlowModel.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
 #include "sim/engine/PlatformRings.hpp"
@@ -17,8 +18,11 @@
 
 namespace acmesim::testing {
 
-// What a flow alone on a cable (in a ring: with the 0.05 cross traffic of its neighbour) gets of it.
-constexpr double LONE_SHARE = 0.97 / 1.05;
+// What a ring's flow alone on a link gets of it: the collective model's network efficiency of the
+// A100 + HDR calibration (NCCL's bus bandwidth over the NICs'), which scenarios use by default.
+inline const double RING_SHARE = a100_hdr_calibration().network.efficiency;
+// What a storage flow alone on a cable gets of it: SimGrid's bandwidth factor over its own cross traffic.
+constexpr double LONE_FLOW_SHARE = 0.97 / 1.05;
 // Far above any cable: a ring that asks this gets what the fabric gives it.
 constexpr double UNCAPPED_Bps = 1e15;
 
@@ -43,7 +47,7 @@ public:
   explicit RingBench(const ClusterSpec& cluster, std::uint64_t ecmp_seed = 0)
       : engine_("test"), configured_(configure()), topology_(cluster),
         platform_(build_platform(topology_, CableSharing::Duplex, ecmp_seed)),
-        rings_(platform_, PhaseAlignment::Aligned, [] {})
+        rings_(platform_, PhaseAlignment::Aligned, RING_SHARE, [] {})
   {
   }
 

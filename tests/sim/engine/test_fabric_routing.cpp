@@ -3,7 +3,7 @@
 // evenly, ECMP hashes each flow onto one spine cable, so flows collide; rail wiring keeps a rail
 // group's traffic off the spines and each NIC's flows on its own plane. The hash is the one the
 // platform uses (models/cluster/EcmpHash, tested on its own); the tests pick seeds with it. Rates are what a ring gets while it sends, in lock-step (RingBench): on a cable, each
-// flow alone gets LONE_SHARE of its bandwidth, and the flows on it split that evenly.
+// flow alone gets RING_SHARE of its bandwidth, and the flows on it split that evenly.
 #include "models/cluster/EcmpHash.hpp"
 #include "tests/support/RingBench.hpp"
 
@@ -137,8 +137,8 @@ TEST_CASE("routing: under ecmp, two rings whose flows hash onto one spine cable 
     return spine(s, 0, 2, 0, 2) == spine(s, 1, 3, 0, 2) && spine(s, 2, 0, 0, 2) != spine(s, 3, 1, 0, 2);
   });
   const auto got = two_rings(FabricRouting::Ecmp, seed);
-  CHECK(got.at("A") == Approx(PORT_Bps * LONE_SHARE / 2));
-  CHECK(got.at("B") == Approx(PORT_Bps * LONE_SHARE / 2));
+  CHECK(got.at("A") == Approx(PORT_Bps * RING_SHARE / 2));
+  CHECK(got.at("B") == Approx(PORT_Bps * RING_SHARE / 2));
 }
 
 TEST_CASE("routing: under ecmp, two rings whose flows hash onto other spines each get a whole port", "[routing]")
@@ -147,8 +147,8 @@ TEST_CASE("routing: under ecmp, two rings whose flows hash onto other spines eac
     return spine(s, 0, 2, 0, 2) != spine(s, 1, 3, 0, 2) && spine(s, 2, 0, 0, 2) != spine(s, 3, 1, 0, 2);
   });
   const auto got = two_rings(FabricRouting::Ecmp, seed);
-  CHECK(got.at("A") == Approx(PORT_Bps * LONE_SHARE));
-  CHECK(got.at("B") == Approx(PORT_Bps * LONE_SHARE));
+  CHECK(got.at("A") == Approx(PORT_Bps * RING_SHARE));
+  CHECK(got.at("B") == Approx(PORT_Bps * RING_SHARE));
 }
 
 TEST_CASE("routing: pooled uplinks give both rings a whole port, whatever the seed", "[routing]")
@@ -156,8 +156,8 @@ TEST_CASE("routing: pooled uplinks give both rings a whole port, whatever the se
   // The two uplinks pooled: 50 GB/s a leaf direction for two flows of at most a port each.
   const std::uint64_t colliding = first_seed([](std::uint64_t s) { return spine(s, 0, 2, 0, 2) == spine(s, 1, 3, 0, 2); });
   const auto got = two_rings(FabricRouting::Pooled, colliding);
-  CHECK(got.at("A") == Approx(PORT_Bps * LONE_SHARE));
-  CHECK(got.at("B") == Approx(PORT_Bps * LONE_SHARE));
+  CHECK(got.at("A") == Approx(PORT_Bps * RING_SHARE));
+  CHECK(got.at("B") == Approx(PORT_Bps * RING_SHARE));
 }
 
 TEST_CASE("routing: under ecmp a Kalos ring across leaves travels in a flow per NIC, and gets a port per flow over "
@@ -168,7 +168,7 @@ TEST_CASE("routing: under ecmp a Kalos ring across leaves travels in a flow per 
   // 4 flows each way, each hashed onto a spine; all four wait for the slowest, so the ring gets
   // 4 x a port's share over the most flows on one cable: half, when two of one direction's flows
   // share a spine (27% of such hops: 1 - 20x19x18x17 / 20^4).
-  CHECK(kalos_ecmp_ring_at_collision(FabricWiring::Leaf, 10, 0, 5, 20) == Approx(4 * PORT_Bps * LONE_SHARE / 2));
+  CHECK(kalos_ecmp_ring_at_collision(FabricWiring::Leaf, 10, 0, 5, 20) == Approx(4 * PORT_Bps * RING_SHARE / 2));
 }
 
 // ---- Rail-optimised wiring ----
@@ -178,7 +178,7 @@ TEST_CASE("routing: under leaf wiring a ring over two 2-NIC nodes crosses one up
   RingBench bench(two_nic_pod(FabricWiring::Leaf));
   REQUIRE(bench.topology().leaf_count() == 4);
   REQUIRE(bench.topology().spine_count() == 1);
-  CHECK(lone_ring_rate(bench, {0, 1}) == Approx(PORT_Bps * LONE_SHARE));
+  CHECK(lone_ring_rate(bench, {0, 1}) == Approx(PORT_Bps * RING_SHARE));
 }
 
 TEST_CASE("routing: under rail wiring the same ring stays on its group's rail switches and gets both NICs", "[routing]")
@@ -186,7 +186,7 @@ TEST_CASE("routing: under rail wiring the same ring stays on its group's rail sw
   RingBench bench(two_nic_pod(FabricWiring::Rail));
   REQUIRE(bench.topology().leaf_count() == 2);
   REQUIRE(bench.topology().spine_count() == 2);
-  CHECK(lone_ring_rate(bench, {0, 1}) == Approx(2 * PORT_Bps * LONE_SHARE));
+  CHECK(lone_ring_rate(bench, {0, 1}) == Approx(2 * PORT_Bps * RING_SHARE));
 }
 
 TEST_CASE("routing: under rail wiring and ecmp a Kalos ring's flows leave on four rails to four planes of spines, so "
@@ -195,5 +195,5 @@ TEST_CASE("routing: under rail wiring and ecmp a Kalos ring's flows leave on fou
 {
   // Rail groups of 20 Kalos nodes (a 40-port switch's 20 downlinks, one NIC each), 4 x 20 spines.
   // Nodes 0 and 25 are in groups 0 and 1; flow k of each hop leaves on rail k, to plane k.
-  CHECK(kalos_ecmp_ring_at_collision(FabricWiring::Rail, 40, 0, 25, 80) == Approx(4 * PORT_Bps * LONE_SHARE));
+  CHECK(kalos_ecmp_ring_at_collision(FabricWiring::Rail, 40, 0, 25, 80) == Approx(4 * PORT_Bps * RING_SHARE));
 }

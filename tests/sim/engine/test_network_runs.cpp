@@ -1,4 +1,5 @@
 // Whole runs with the network model on, worked out by hand. One TEST_CASE per process.
+#include "models/network/Collectives.hpp"
 #include "sim/report/Reports.hpp"
 #include "tests/support/SimRun.hpp"
 
@@ -8,7 +9,7 @@ using namespace acmesim;
 using namespace acmesim::testing;
 
 TEST_CASE("network: a two-node job on half its reference NICs stretches by its step's slower ring, booked as "
-          "communication")
+          "communication, with each collective timed as the calibrated collective model times it")
 {
   // Two nodes of 8 GPUs on one leaf, one NIC of 8e6 bytes/s each; the job was timed on two.
   ClusterSpec cluster = tiny_cluster(2, 2);
@@ -18,15 +19,21 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   s.network.model = NetworkModel::Flows;
   s.network.reference["tiny"].compute_nics = 2;
   // A model of 12e6 parameters with hidden = layers = 100 (hidden_per_layer 1), 1000 tokens and
-  // 3 s of compute per step, nothing hiding the gradient ring.
-  // TP 8 on each node, DP 2 across them. TP: 4 all-reduces x 100 layers x 2(8-1)/8 of
-  // 500 tokens x 100 x 2 bytes = 7e7 bytes per GPU at 300 GB/s. The ring of the two nodes moves
-  // 2(2-1)/2 of the node's 12e6 x 2 bytes of gradients: 24e6 bytes, at the share of a node's
-  // cable one flow gets alone (LV08's 0.97, over 1.05 for cross traffic).
-  const double share = 0.97 / 1.05;
-  const double tp_s = 7e7 / 300e9;
-  const double step_here = 3 + tp_s + 24e6 / (8e6 * share);
-  const double step_reference = 3 + tp_s + 24e6 / (16e6 * share);
+  // 3 s of compute per step, nothing hiding the gradient ring; the default (A100 + HDR) collectives.
+  // TP 8 on each node, DP 2 across them. TP: 4 all-reduces a layer, each of one micro-batch's
+  // 500 tokens x 100 x 2 bytes (one micro-batch: 500 tokens fit in 4,096), timed by the collective
+  // model among the node's 8 GPUs: 14 steps of 4.78 us and 2(8-1)/8 x 1e5 bytes at 78.6% of
+  // 300 GB/s, 67.7 us, 400 times: 27.1 ms. The ring of the two nodes moves 2(2-1)/2 of the node's
+  // 12e6 x 2 bytes of gradients, one bucket: 2 steps of 1.39 us and 24e6 bytes at what a ring gets
+  // of its node's cable alone, the calibrated network efficiency (97.3%).
+  const CollectiveCalibration c = a100_hdr_calibration();
+  const double tp_s =
+      400 * collective_time(CollectiveOp::AllReduce, 1e5, CollectiveNodes{1, 8, 300e9, 1, 8e6}, c).time_s;
+  REQUIRE(tp_s == Approx(400 * (14 * 4.78e-6 + 1.75e5 / (0.786 * 300e9))));
+  const double ring_latency_s = 2 * c.network.step_latency_s;
+  const double share = c.network.efficiency;
+  const double step_here = 3 + tp_s + ring_latency_s + 24e6 / (8e6 * share);
+  const double step_reference = 3 + tp_s + ring_latency_s + 24e6 / (16e6 * share);
   s.network.comm.hidden_per_layer = 1;
   s.network.comm.dp_overlap = 0;
   s.checkpoint.model_sizes = {{1000, 0.012}};
@@ -53,9 +60,8 @@ TEST_CASE("network: a two-node job on half its reference NICs stretches by its s
   CHECK(*network.slowdown.by_type.at(JobType::Other).max == Approx(slowdown));
   CHECK(network.communication_gpu_hours == Approx(16 * 1000 * (slowdown - 1) / 3600));
   // For the whole run each node's cable carries, in each direction, one flow of the ring at
-  // 24e6 bytes per step and the 5% cross traffic of the other (SimGrid's acknowledgements),
-  // over 8e6 bytes/s.
-  const double utilisation = 1.05 * 24e6 / step_here / 8e6;
+  // 24e6 bytes per step (its acknowledgements are inside the ring's efficiency), over 8e6 bytes/s.
+  const double utilisation = 24e6 / step_here / 8e6;
   REQUIRE(network.busiest_links.size() == 4);
   for (const BusyLink& link : network.busiest_links) {
     CHECK(link.bandwidth_GBps == Approx(8e-3));
