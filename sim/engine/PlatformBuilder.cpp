@@ -5,6 +5,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <map>
+#include <unordered_map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,7 +24,17 @@ constexpr double NODE_SPEED_FLOPS = 1e12; // nominal: jobs are timed by the sche
 struct CableLinks {
   std::vector<sg4::Link*> node_leaf;    // [NodeId]
   std::vector<sg4::Link*> node_storage; // [NodeId], pods with storage NICs
+  std::unordered_map<const sg4::Link*, Platform::LinkRole> roles;
 };
+
+// Notes both directions of a split-duplex cable of the fabric (a shared one has none to tell apart).
+void note_role(CableLinks& cables, sg4::Link* link, LeafId leaf, bool uplink)
+{
+  if (const auto* duplex = dynamic_cast<sg4::SplitDuplexLink*>(link)) {
+    cables.roles[duplex->get_link_up()] = {leaf, uplink, true};
+    cables.roles[duplex->get_link_down()] = {leaf, uplink, false};
+  }
+}
 
 sg4::Link* create_cable(sg4::NetZone* zone, const TopologyEdge& edge, CableSharing sharing)
 {
@@ -66,11 +77,13 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
     sg4::Link* link = create_cable(fabric.get_iface(), graph[*it], sharing);
     if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Leaf) {
       cables.node_leaf[lower.index] = link;
+      note_role(cables, link, upper.index, false);
     } else if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Storage) {
       cables.node_storage[lower.index] = link;
     } else if (lower.kind == VertexKind::Leaf && upper.kind == VertexKind::Spine) {
       fabric.set_leaf_spine(lower.pod, lower.index - topology.leaves_of_pod(lower.pod).front(), upper.index,
                             FabricZone::cable_of(link));
+      note_role(cables, link, lower.index, true);
     } else if (lower.kind == VertexKind::Spine && upper.kind == VertexKind::Storage) {
       fabric.set_spine_storage(lower.pod, lower.index, FabricZone::cable_of(link));
     } else {
@@ -81,7 +94,9 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
   for (auto& [leaf_vertex, bundle] : uplinks) {
     const TopologyVertex& leaf = graph[leaf_vertex];
     bundle.name = uplinks_name(leaf.name);
-    const FabricZone::Cable cable = FabricZone::cable_of(create_cable(fabric.get_iface(), bundle, sharing));
+    sg4::Link* link = create_cable(fabric.get_iface(), bundle, sharing);
+    note_role(cables, link, leaf.index, true);
+    const FabricZone::Cable cable = FabricZone::cable_of(link);
     const std::size_t spines = topology.spine_vertices(leaf.pod).size();
     const std::size_t local_leaf = leaf.index - topology.leaves_of_pod(leaf.pod).front();
     for (std::size_t spine = 0; spine < spines; ++spine)
@@ -129,8 +144,9 @@ Platform build_platform(const Topology& topology, CableSharing sharing, std::uin
     platform.node_hosts.push_back(host->seal());
   }
 
-  const CableLinks cables = create_links(topology, *fabric, sharing);
+  CableLinks cables = create_links(topology, *fabric, sharing);
   platform.compute_cables = cables.node_leaf;
+  platform.link_roles = std::move(cables.roles);
   for (NodeId n = 0; n < topology.node_count(); ++n) {
     const NetPoint* host = platform.node_hosts[n]->get_netpoint();
     const int pod = topology.pod_of(n);

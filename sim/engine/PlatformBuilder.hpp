@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace simgrid::s4u {
@@ -49,6 +50,15 @@ struct Platform {
   std::vector<simgrid::s4u::Link*> compute_cables; // indexed by NodeId: the node's compute NICs to its leaf
   simgrid::s4u::Host* storage_host = nullptr;
   simgrid::s4u::Link* storage_service_link = nullptr; // shared by every storage flow of every pod
+  // What each direction of a fabric cable is, as schedulers see the links a ring crosses
+  // (CommLink, sim/policy_api): the leaf it belongs to, whether it runs to the spines (or is a
+  // node's cable), and whether it leaves the lower end. Split-duplex cables only (CableSharing::Duplex).
+  struct LinkRole {
+    LeafId leaf = 0;
+    bool uplink = false;
+    bool up = false;
+  };
+  std::unordered_map<const simgrid::s4u::Link*, LinkRole> link_roles;
 
   // Flows the node opens toward one peer, and the endpoint of the flow-th (from 0).
   std::size_t flows_of(NodeId node) const { return 1 + flow_hosts.at(node).size(); }

@@ -247,6 +247,20 @@ void PlatformRings::resume(JobId job)
   d.changed();
 }
 
+std::vector<CommLink> PlatformRings::links(JobId job) const
+{
+  std::vector<CommLink> out;
+  const auto it = impl_->rings.find(job);
+  if (it == impl_->rings.end())
+    return out;
+  for (const RingLink& use : it->second.links) {
+    const sg4::Link* link = impl_->links[use.link].link;
+    const Platform::LinkRole role = impl_->platform->link_roles.at(link);
+    out.push_back(CommLink{link->get_name(), role.leaf, role.uplink, role.up, use.flows});
+  }
+  return out;
+}
+
 std::map<JobId, double> PlatformRings::sending_rates()
 {
   std::map<JobId, double> out;

@@ -62,6 +62,7 @@ public:
   void pause(JobId job) override;
   void resume(JobId job) override;
   std::map<JobId, double> sending_rates() override;
+  std::vector<CommLink> links(JobId job) const override;
   // The bursts of every ring that sends (paused ones do not), in job order.
   RingTrains trains();
   // Rings still open (none once every job has ended).

@@ -166,6 +166,33 @@ PYBIND11_EMBEDDED_MODULE(acmesim, m)
              return std::make_pair(r.start_s, to_python(r.allocation));
            }, py::arg("id"), "(start time, allocation) of a job holding GPUs")
       .def("preemptible", [](const PythonView& v, JobId id) { return v.view().preemptible(v.job_id(id)); }, py::arg("id"))
+      .def("communication", [](const PythonView& v, JobId id) -> std::optional<py::dict> {
+             const auto c = v.view().communication(v.job_id(id));
+             if (!c)
+               return std::nullopt;
+             py::list links;
+             for (const CommLink& l : c->links) {
+               py::dict link;
+               link["name"] = l.name;
+               link["leaf"] = l.leaf;
+               link["uplink"] = l.uplink;
+               link["up"] = l.up;
+               link["flows"] = l.flows;
+               links.append(link);
+             }
+             py::dict d;
+             d["step_s"] = c->step_s;
+             d["sending_s"] = c->sending_s;
+             d["silent_s"] = c->silent_s();
+             d["bytes"] = c->bytes;
+             d["mean_Bps"] = c->mean_Bps();
+             d["rate_Bps"] = c->rate_Bps;
+             d["alone_Bps"] = c->alone_Bps;
+             d["slowdown"] = c->slowdown;
+             d["paused"] = c->paused;
+             d["links"] = links;
+             return d;
+           }, py::arg("id"), "what a running job's ring sends a step and the links it crosses, or None")
       .def("eval_trial", [](const PythonView& v, JobId id) {
              if (!v.view().job(v.job_id(id)).eval_trial())
                throw py::value_error("job " + std::to_string(id) + " is no evaluation trial");

@@ -20,7 +20,8 @@ ClusterSpec single_pod_spec(const ClusterSpec& spec, int pod)
 
 struct PodPartitionedScheduler::Part {
   Part(const Topology& cluster, int pod_index)
-      : pod(pod_index), first(cluster.first_node_of_pod(pod_index)), topology(single_pod_spec(cluster.spec(), pod_index))
+      : pod(pod_index), first(cluster.first_node_of_pod(pod_index)),
+        first_leaf(cluster.leaves_of_pod(pod_index).front()), topology(single_pod_spec(cluster.spec(), pod_index))
   {
   }
 
@@ -34,6 +35,7 @@ struct PodPartitionedScheduler::Part {
 
   int pod;
   NodeId first;
+  LeafId first_leaf;
   Topology topology;
   std::unique_ptr<Scheduler> scheduler;
   std::set<JobId> queue; // the cluster's queue, restricted to this pod's jobs
@@ -45,8 +47,9 @@ namespace {
 // What one pod's scheduler sees: the cluster's view, restricted to the pod and in its node ids.
 class PodView final : public ClusterView {
 public:
-  PodView(const ClusterView& cluster, const Topology& pod_topology, NodeId first, const std::set<JobId>& queue)
-      : cluster_(cluster), topology_(pod_topology), first_(first), queue_(queue)
+  PodView(const ClusterView& cluster, const Topology& pod_topology, NodeId first, LeafId first_leaf,
+          const std::set<JobId>& queue)
+      : cluster_(cluster), topology_(pod_topology), first_(first), first_leaf_(first_leaf), queue_(queue)
   {
   }
 
@@ -64,6 +67,15 @@ public:
     for (auto& part : r.allocation.parts)
       part.node -= first_;
     return r;
+  }
+
+  std::optional<JobCommunication> communication(JobId id) const override
+  {
+    auto c = cluster_.communication(id);
+    if (c)
+      for (CommLink& link : c->links)
+        link.leaf -= first_leaf_;
+    return c;
   }
 
   // Built on first use in a call: queue schedulers read it only to rebuild their mirror (after
@@ -87,6 +99,7 @@ private:
   const ClusterView& cluster_;
   const Topology& topology_;
   NodeId first_;
+  LeafId first_leaf_;
   const std::set<JobId>& queue_;
   mutable std::optional<ClusterState> state_;
 };
@@ -138,7 +151,7 @@ Decisions PodPartitionedScheduler::decide(const ClusterView& view, const std::ve
     Part& part = *parts_[p];
     // A scheduler is called when something happened in its pod or when it asked to be.
     if (!routed[p].empty() || part.wake_at <= view.now()) {
-      const PodView pod_view(view, part.topology, part.first, part.queue);
+      const PodView pod_view(view, part.topology, part.first, part.first_leaf, part.queue);
       Decisions d = part.scheduler->decide(pod_view, routed[p]);
       part.wake_at = d.wake_at;
       for (JobId job : d.preempts) {

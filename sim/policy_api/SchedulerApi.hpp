@@ -11,7 +11,9 @@
 #include "sim/policy_api/JobShape.hpp"
 
 #include <limits>
+#include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace acmesim {
@@ -67,6 +69,32 @@ struct RunningJob {
   Allocation allocation;
 };
 
+// A link direction a running job's ring crosses (docs/network.md, "Routing between leaves").
+struct CommLink {
+  std::string name;    // as summary.json's busiest_links name it: "<cable>_UP" leaves the node or leaf
+  LeafId leaf = 0;     // the leaf (a rail group, under rail wiring) the link belongs to
+  bool uplink = false; // between that leaf and the spines; otherwise a node's cable to its leaf
+  bool up = false;     // the direction away from the node (or the leaf)
+  int flows = 1;       // the ring's flows on it
+};
+
+// What a running multi-node training job sends over the fabric, a step at a time, under the
+// network model (docs/network.md, "What a training step costs"): the period and the phase a
+// CASSINI-style policy interleaves, the bytes and links a Crux-style one weighs. Per node.
+struct JobCommunication {
+  double step_s = 0;    // one training step at the rate its ring gets now: the period
+  double sending_s = 0; // of which its ring sends: a step's bytes at that rate (the rest is silent)
+  double bytes = 0;     // sent by each node a step
+  double rate_Bps = 0;  // what its ring gets while it sends, now
+  double alone_Bps = 0; // what its ring would get with the fabric to itself
+  double slowdown = 1;  // its step now over its step on the fabric its duration was timed on
+  bool paused = false;  // training stopped for a checkpoint: the ring holds its links, sends nothing
+  std::vector<CommLink> links;
+
+  double silent_s() const { return step_s - sending_s; }
+  double mean_Bps() const { return step_s > 0 ? bytes / step_s : 0; }
+};
+
 // Read-only view of the simulation that schedulers decide on.
 class ClusterView {
 public:
@@ -90,6 +118,9 @@ public:
   // The work of an evaluation trial (precondition: job(id).eval_trial()): its campaign,
   // dataset and the prior runtimes of its phases, as Acme's trial coordinator knows them.
   virtual const EvalChunk& eval_chunk(JobId id) const = 0;
+  // What a job holding GPUs sends over the fabric while it trains; nothing for a job without a
+  // ring (on one node, not training, an evaluation trial) or with the network model off.
+  virtual std::optional<JobCommunication> communication(JobId id) const = 0;
 };
 
 // Chooses nodes for a job. Returns an empty allocation if the job does not fit now.

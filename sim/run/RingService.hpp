@@ -9,6 +9,7 @@
 #include "models/network/BurstSharing.hpp"
 #include "models/workload/Job.hpp"
 #include "sim/policy_api/JobShape.hpp"
+#include "sim/policy_api/SchedulerApi.hpp"
 
 #include <map>
 
@@ -32,6 +33,8 @@ public:
   virtual void resume(JobId job) = 0;
   // What the flows of each ring that sends get while it sends (the least of its flows), by job.
   virtual std::map<JobId, double> sending_rates() = 0;
+  // The link directions the job's ring crosses, with its flows on each (none without a ring).
+  virtual std::vector<CommLink> links(JobId job) const = 0;
 };
 
 } // namespace acmesim

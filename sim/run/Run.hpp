@@ -93,7 +93,7 @@ public:
   const std::vector<CampaignRun>& campaigns() const { return trials_.campaigns(); }
   const EngineCounters& engine() const { return counters_; }
   // What the scheduler sees now.
-  RunView view() const { return RunView(clock_, jobs_, queue_, holders_); }
+  RunView view() const { return RunView(clock_, jobs_, queue_, holders_, training_); }
   std::size_t cpu_only_jobs() const { return queue_.cpu_only_jobs(); }
 
 private:

@@ -1,10 +1,12 @@
 #pragma once
 // The read-only view a scheduler decides on (SchedulerApi.hpp), assembled from the components
-// that own what it shows: the clock, the job table, the queue and the GPU holders.
+// that own what it shows: the clock, the job table, the queue, the GPU holders and the training
+// jobs (what their rings send).
 #include "sim/run/Clock.hpp"
 #include "sim/run/GpuHolders.hpp"
 #include "sim/run/JobQueue.hpp"
 #include "sim/run/JobTable.hpp"
+#include "sim/run/TrainingJobs.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -13,8 +15,9 @@ namespace acmesim {
 
 class RunView final : public ClusterView {
 public:
-  RunView(const Clock& clock, const JobTable& jobs, const JobQueue& queue, const GpuHolders& holders)
-      : clock_(clock), jobs_(jobs), queue_(queue), holders_(holders)
+  RunView(const Clock& clock, const JobTable& jobs, const JobQueue& queue, const GpuHolders& holders,
+          const TrainingJobs& training)
+      : clock_(clock), jobs_(jobs), queue_(queue), holders_(holders), training_(training)
   {
   }
 
@@ -34,12 +37,17 @@ public:
   }
   bool preemptible(JobId id) const override { return acmesim::preemptible(holders_.phase(id)); }
   const EvalChunk& eval_chunk(JobId id) const override { return jobs_.chunk(id); }
+  std::optional<JobCommunication> communication(JobId id) const override
+  {
+    return holders_.holds(id) ? training_.communication(id) : std::nullopt;
+  }
 
 private:
   const Clock& clock_;
   const JobTable& jobs_;
   const JobQueue& queue_;
   const GpuHolders& holders_;
+  const TrainingJobs& training_;
 };
 
 } // namespace acmesim

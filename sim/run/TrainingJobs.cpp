@@ -78,6 +78,12 @@ void TrainingJobs::account_training(JobId id, TrainingState& t)
   t.since = now;
 }
 
+std::optional<JobCommunication> TrainingJobs::communication(JobId id) const
+{
+  const auto it = state_.find(id);
+  return it == state_.end() ? std::nullopt : speeds_.communication(id, it->second.speed);
+}
+
 void TrainingJobs::network_changed()
 {
   for (const auto& [id, speed] : speeds_.speeds()) {

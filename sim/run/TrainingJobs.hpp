@@ -45,6 +45,8 @@ public:
   void network_changed();
   // Training kept by the job's latest completed checkpoint.
   double committed_s(JobId id) const { return state_.at(id).committed_s; }
+  // What the job's ring sends while it trains (TrainingSpeeds::communication at its speed).
+  std::optional<JobCommunication> communication(JobId id) const;
 
 private:
   struct TrainingState {

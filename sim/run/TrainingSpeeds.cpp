@@ -116,6 +116,26 @@ std::vector<std::pair<JobId, TrainingSpeed>> TrainingSpeeds::speeds() const
   return out;
 }
 
+std::optional<JobCommunication> TrainingSpeeds::communication(JobId id, const TrainingSpeed& speed) const
+{
+  const auto it = rings_.find(id);
+  if (it == rings_.end())
+    return std::nullopt;
+  const Burst& burst = it->second.traffic.burst;
+  // A paused ring sends nothing now; what it sends once it goes on is what it got last.
+  const double rate = speed.ring_Bps > 0 ? speed.ring_Bps : burst.peak_Bps;
+  JobCommunication c;
+  c.step_s = burst.step_s(rate);
+  c.sending_s = burst.bytes() / rate;
+  c.bytes = burst.bytes();
+  c.rate_Bps = rate;
+  c.alone_Bps = burst.peak_Bps;
+  c.slowdown = c.step_s / it->second.reference_step_s;
+  c.paused = it->second.paused;
+  c.links = setup_.rings->links(id);
+  return c;
+}
+
 TrainingSpeed TrainingSpeeds::at_rate(const Ring& ring, double rate_Bps)
 {
   return {ring.traffic.burst.step_s(rate_Bps) / ring.reference_step_s, rate_Bps};

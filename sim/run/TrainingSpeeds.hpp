@@ -10,6 +10,7 @@
 #include "sim/run/RunCore.hpp"
 
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,9 @@ public:
   void stop(JobId id);
   // The speed of each job whose ring sends, by id, from what its ring gets now.
   std::vector<std::pair<JobId, TrainingSpeed>> speeds() const;
+  // What the job's ring sends a step at `speed` (the job's own, as last set), for the scheduler's
+  // view; nothing without a ring.
+  std::optional<JobCommunication> communication(JobId id, const TrainingSpeed& speed) const;
 
 private:
   // The job's traffic on its own fabric, and its step on the reference fabric.

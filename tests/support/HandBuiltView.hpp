@@ -5,6 +5,7 @@
 #include "sim/policy_api/SchedulerApi.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,12 @@ public:
   double wake_at = 0;           // the last call's Decisions::wake_at
   const EvalChunk& eval_chunk(JobId id) const override { return chunks.at(static_cast<std::size_t>(jobs_.at(id).eval_chunk)); }
   std::vector<EvalChunk> chunks; // for evaluation trials
+  std::optional<JobCommunication> communication(JobId id) const override
+  {
+    const auto it = communications.find(id);
+    return running_.count(id) > 0 && it != communications.end() ? std::optional(it->second) : std::nullopt;
+  }
+  std::map<JobId, JobCommunication> communications; // what running jobs send, as a test sets it
 
   // Submits jobs at `now` and returns the scheduler's decisions, applied to the view.
   std::vector<JobId> submit(Scheduler& s, double now, std::vector<Job> jobs)

@@ -75,7 +75,7 @@ TEST_CASE("a plugin that cannot be used is bad input, found by validate")
 
   const auto old = run_acmesim("validate '" + scenario(std::string("{plugin: ") + test_old_plugin_PATH + "}") + "'");
   CHECK(old.exit_code == 2);
-  CHECK(old.err.find("built against scheduler interface version 2, and this acmesim has version 1") !=
+  CHECK(old.err.find("built against scheduler interface version 3, and this acmesim has version 2") !=
         std::string::npos);
 
   const auto unknown = run_acmesim("validate '" + scenario(PLUGIN + ", params: {depth: 3}}") + "'");
