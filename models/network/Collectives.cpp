@@ -1,6 +1,7 @@
 #include "models/network/Collectives.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace acmesim {
@@ -21,7 +22,10 @@ namespace acmesim {
 //    cuda/nccl.md): 195.10 GB/s at 1 GiB gives 65.1% of 300 GB/s;
 //  - all-to-all across nodes, on 2 nodes of 8 A100 with 8 HDR NICs (MSCCL++ NDmv4 performance,
 //    NCCL 2.17.1: github.com/microsoft/mscclpp, docs/performance-ndmv4.md): 37.80 GB/s at 1 GiB
-//    gives 80.7% of the NICs' 200 GB/s.
+//    gives 80.7% of the NICs' 200 GB/s;
+//  - trees: no published A100 + HDR measurement tells tree from ring, so their bandwidth is NCCL's
+//    own model's: a tree all-reduce at 0.92 of the ring's bandwidth (src/graph/tuning.cc, NCCL 2.23
+//    to 2.30). Their steps take the tiers' latencies above.
 CollectiveCalibration a100_hdr_calibration()
 {
   CollectiveCalibration c;
@@ -29,6 +33,7 @@ CollectiveCalibration a100_hdr_calibration()
   c.network = {1.39e-6, 0.973};
   c.nvlink_p2p_efficiency = 0.651;
   c.network_alltoall_efficiency = 0.807;
+  c.tree_bandwidth_factor = 0.92;
   return c;
 }
 
@@ -61,6 +66,17 @@ double ring_time(CollectiveOp op, double bytes, const CollectiveNodes& on, const
   const int n = on.ranks();
   const double steps = op == CollectiveOp::AllReduce ? 2.0 * (n - 1) : n - 1.0;
   return ring_pace(on, c).time_s(steps, bus_factor(op, n) * bytes);
+}
+
+// NCCL's tree all-reduce across nodes: up a chain of the node's GPUs and a binary tree of the
+// nodes, then down again, at the tree's share of the ring's bus bandwidth.
+double tree_time(double bytes, const CollectiveNodes& on, const CollectiveCalibration& c)
+{
+  const int n = on.ranks();
+  const double levels = std::ceil(std::log2(static_cast<double>(on.nodes)));
+  const double latency_s = 2 * ((on.gpus_per_node - 1) * c.nvlink.step_latency_s + levels * c.network.step_latency_s);
+  const double busbw_Bps = c.tree_bandwidth_factor * ring_pace(on, c).busbw_Bps;
+  return latency_s + bus_factor(CollectiveOp::AllReduce, n) * bytes / busbw_Bps;
 }
 
 double all_to_all_time(double bytes, const CollectiveNodes& on, const CollectiveCalibration& c)
@@ -113,6 +129,11 @@ CollectiveTime collective_time(CollectiveOp op, double bytes, const CollectiveNo
     case CollectiveOp::ReduceScatter:
       t.time_s = ring_time(op, bytes, on, calibration);
       t.algorithm = CollectiveAlgorithm::Ring;
+      if (op == CollectiveOp::AllReduce && on.nodes > 1)
+        if (const double tree_s = tree_time(bytes, on, calibration); tree_s < t.time_s) {
+          t.time_s = tree_s;
+          t.algorithm = CollectiveAlgorithm::Tree;
+        }
       break;
     case CollectiveOp::AllToAll:
       t.time_s = all_to_all_time(bytes, on, calibration);

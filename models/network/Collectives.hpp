@@ -21,8 +21,11 @@
 //    buffers bound elsewhere, at the all-to-all's own NIC efficiency (many small transfers);
 //  - send/receive (nccl-tests' sendrecv: each rank to the next): one step, at NVLink's
 //    point-to-point efficiency inside a node, across nodes on one NIC.
-// The tree all-reduce NCCL uses for small messages across nodes is not modelled yet: all-reduce
-// is a ring at every size, which overstates small all-reduces across many nodes.
+//  - trees (all-reduce across nodes): NCCL's double binary tree over the nodes, a chain of GPUs
+//    inside each: 2((g-1) NVLink steps + ceil(log2 N) network steps), up and down, at the ring's
+//    bus bandwidth times the tree's factor (NCCL's tuning model gives trees 92% of the ring's). An
+//    all-reduce takes whichever of ring and tree is faster, as NCCL picks by its own model: trees
+//    win small messages on many nodes, through their logarithmic latency.
 #include "models/common/EnumNames.hpp"
 
 #include <cstdint>
@@ -35,8 +38,8 @@ constexpr auto enum_names(CollectiveOp)
   return names_in_order<CollectiveOp>("allreduce", "allgather", "reducescatter", "alltoall", "sendrecv");
 }
 
-enum class CollectiveAlgorithm : std::uint8_t { Ring, Direct };
-constexpr auto enum_names(CollectiveAlgorithm) { return names_in_order<CollectiveAlgorithm>("ring", "direct"); }
+enum class CollectiveAlgorithm : std::uint8_t { Ring, Tree, Direct };
+constexpr auto enum_names(CollectiveAlgorithm) { return names_in_order<CollectiveAlgorithm>("ring", "tree", "direct"); }
 
 // One tier of links: the latency of one step over it, and the share of its nominal bandwidth that
 // a large ring's bus bandwidth reaches.
@@ -50,6 +53,7 @@ struct CollectiveCalibration {
   TierCalibration network; // between nodes, per node over its compute NICs
   double nvlink_p2p_efficiency = 1;     // one GPU sending to another over NVLink
   double network_alltoall_efficiency = 1; // a node's NICs under an all-to-all
+  double tree_bandwidth_factor = 1;       // a tree all-reduce's bus bandwidth over the ring's
 };
 
 // The calibration of 8-A100 nodes (NVLink 3 through NVSwitch) with HDR InfiniBand NICs: each value,

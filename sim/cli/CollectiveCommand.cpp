@@ -193,7 +193,8 @@ nlohmann::ordered_json calibration_json(const CollectiveCalibration& c)
           {"network_step_us", c.network.step_latency_s * 1e6},
           {"network_efficiency", c.network.efficiency},
           {"nvlink_p2p_efficiency", c.nvlink_p2p_efficiency},
-          {"network_alltoall_efficiency", c.network_alltoall_efficiency}};
+          {"network_alltoall_efficiency", c.network_alltoall_efficiency},
+          {"tree_bandwidth_factor", c.tree_bandwidth_factor}};
 }
 
 } // namespace
@@ -249,11 +250,12 @@ int cmd_collective(const std::vector<std::string>& args)
                            to_string(options->op), on.nodes, pod.name, on.ranks(), on.gpus_per_node,
                            pod.nvlink_bandwidth_GBps, on.nics, pod.nic_bandwidth_Gbps)
             << fmt::format("# calibration ({}): NVLink step {:.2f} us at {:.1f}%, network step {:.2f} us at {:.1f}%, "
-                           "NVLink point to point {:.1f}%, NICs under all-to-all {:.1f}%\n",
+                           "NVLink point to point {:.1f}%, NICs under all-to-all {:.1f}%, trees at {:.0f}% of a ring's "
+                           "bandwidth\n",
                            cal.source,
                            c.nvlink.step_latency_s * 1e6, 100 * c.nvlink.efficiency, c.network.step_latency_s * 1e6,
                            100 * c.network.efficiency, 100 * c.nvlink_p2p_efficiency,
-                           100 * c.network_alltoall_efficiency);
+                           100 * c.network_alltoall_efficiency, 100 * c.tree_bandwidth_factor);
   for (const MeasuredCollective& m : cal.measured) {
     const double model = modelled(m);
     std::cout << fmt::format("# {} ({}): {} on {} x {} GPUs, {:.0f} B: measured {:.2f} GB/s, model {:.2f} ({:+.1f}%)\n",

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -48,21 +49,64 @@ TEST_CASE("collectives: a 1 MiB and a 1 GiB all-reduce on 2 and 16 Kalos nodes, 
   // (0.786 x 300e9 = 235.8e9) and the node's four NICs (0.973 x 100e9 = 97.3e9): 97.3e9. n ranks
   // take 2(n-1) steps and move 2(n-1)/n of the buffer each.
   const CollectiveCalibration c = a100_hdr_calibration();
-  const auto by_hand = [](int n, double bytes) { return 2.0 * (n - 1) * 1.39e-6 + 2.0 * (n - 1) / n * bytes / 97.3e9; };
-  for (const int nodes : {2, 16})
-    for (const double bytes : {MiB, GiB}) {
-      INFO(nodes << " nodes, " << bytes << " bytes");
-      const CollectiveTime t = collective_time(CollectiveOp::AllReduce, bytes, a100_nodes(nodes, 4), c);
-      CHECK(t.time_s == Approx(by_hand(nodes * 8, bytes)));
-      CHECK(t.algbw_Bps == Approx(bytes / t.time_s));
-      CHECK(t.busbw_Bps == Approx(t.algbw_Bps * 2.0 * (nodes * 8 - 1) / (nodes * 8)));
-      CHECK(t.algorithm == CollectiveAlgorithm::Ring);
-    }
-  // 2 nodes, 1 MiB: 30 steps (41.7 us) and 1.966e6 bytes (20.2 us): latency dominates, busbw 31.8e9.
+  // A tree (below) takes 2(7 x 4.78 + ceil(log2 N) x 1.39) us and 92% of that bandwidth.
+  const auto ring = [](int n, double bytes) { return 2.0 * (n - 1) * 1.39e-6 + 2.0 * (n - 1) / n * bytes / 97.3e9; };
+  const auto tree = [](int nodes, int levels, double bytes) {
+    const int n = nodes * 8;
+    return 2 * (7 * 4.78e-6 + levels * 1.39e-6) + 2.0 * (n - 1) / n * bytes / (0.92 * 97.3e9);
+  };
+  for (const auto& [nodes, bytes] : std::vector<std::pair<int, double>>{{2, MiB}, {2, GiB}, {16, GiB}}) {
+    INFO(nodes << " nodes, " << bytes << " bytes");
+    const CollectiveTime t = collective_time(CollectiveOp::AllReduce, bytes, a100_nodes(nodes, 4), c);
+    CHECK(t.time_s == Approx(ring(nodes * 8, bytes)));
+    CHECK(t.algbw_Bps == Approx(bytes / t.time_s));
+    CHECK(t.busbw_Bps == Approx(t.algbw_Bps * 2.0 * (nodes * 8 - 1) / (nodes * 8)));
+    CHECK(t.algorithm == CollectiveAlgorithm::Ring);
+  }
+  // 2 nodes, 1 MiB: 30 steps (41.7 us) and 1.966e6 bytes (20.2 us): latency dominates, busbw 31.8e9;
+  // a tree would take 69.7 us of latency alone.
   CHECK(collective_time(CollectiveOp::AllReduce, MiB, a100_nodes(2, 4), c).busbw_Bps == Approx(31.77e9).epsilon(1e-3));
   // 16 nodes, 1 GiB: 254 steps (353 us) against 2.097e9 bytes (21.6 ms): bandwidth dominates.
   CHECK(collective_time(CollectiveOp::AllReduce, GiB, a100_nodes(16, 4), c).busbw_Bps ==
         Approx(95.7e9).epsilon(1e-3));
+  // 16 nodes, 1 MiB: the ring's 353 us of steps against the tree's 4 levels, 78.0 us: a tree, 101.3 us.
+  const CollectiveTime small = collective_time(CollectiveOp::AllReduce, MiB, a100_nodes(16, 4), c);
+  CHECK(small.algorithm == CollectiveAlgorithm::Tree);
+  CHECK(small.time_s == Approx(tree(16, 4, MiB)));
+  CHECK(small.time_s == Approx(101.29e-6).epsilon(1e-3));
+}
+
+TEST_CASE("collectives: all-reduce switches from tree to ring where the ring's bandwidth repays its steps, later on "
+          "more nodes")
+{
+  // Ring: (16N - 2) x 1.39 us + B / 97.3e9; tree: 2(7 x 4.78 + ceil(log2 N) x 1.39) us + B / (0.92 x
+  // 97.3e9), B = 2(n-1)/n of the buffer. The tree wins while its saving in steps outweighs the 8.7%
+  // of bandwidth it gives up: below 155.1 MB on 16 nodes (275.0 us saved, 1.7735e-12 s more a byte),
+  // below 56.8 MB on 8, below 7.91 MB on 4; never on 2 or 3 nodes, whose rings take fewer steps than
+  // a tree's chain through a node's 8 GPUs.
+  const CollectiveCalibration c = a100_hdr_calibration();
+  const auto algorithm = [&](int nodes, double bytes) {
+    return collective_time(CollectiveOp::AllReduce, bytes, a100_nodes(nodes, 4), c).algorithm;
+  };
+  const auto switch_bytes = [](int nodes, int levels) {
+    const int n = nodes * 8;
+    const double saved_s = 2.0 * (n - 1) * 1.39e-6 - 2 * (7 * 4.78e-6 + levels * 1.39e-6);
+    return saved_s / (2.0 * (n - 1) / n * (1 / (0.92 * 97.3e9) - 1 / 97.3e9));
+  };
+  CHECK(switch_bytes(16, 4) == Approx(155.1e6).epsilon(1e-3));
+  CHECK(switch_bytes(8, 3) == Approx(56.77e6).epsilon(1e-3));
+  CHECK(switch_bytes(4, 2) == Approx(7.912e6).epsilon(1e-3));
+  for (const auto& [nodes, levels] : std::vector<std::pair<int, int>>{{16, 4}, {8, 3}, {4, 2}}) {
+    INFO(nodes << " nodes");
+    CHECK(algorithm(nodes, 0.99 * switch_bytes(nodes, levels)) == CollectiveAlgorithm::Tree);
+    CHECK(algorithm(nodes, 1.01 * switch_bytes(nodes, levels)) == CollectiveAlgorithm::Ring);
+  }
+  for (const int nodes : {2, 3})
+    for (const double bytes : {8.0, 1024.0, MiB, GiB})
+      CHECK(algorithm(nodes, bytes) == CollectiveAlgorithm::Ring);
+  // Inside one node NCCL runs rings (and NVLink SHARP, not modelled); all-gathers are rings too.
+  CHECK(algorithm(1, 8) == CollectiveAlgorithm::Ring);
+  CHECK(collective_time(CollectiveOp::AllGather, 8, a100_nodes(16, 4), c).algorithm == CollectiveAlgorithm::Ring);
 }
 
 TEST_CASE("collectives: an all-to-all across two nodes on one NIC a node takes four times as long as on four")
