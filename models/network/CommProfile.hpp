@@ -121,11 +121,11 @@ CommProfile comm_profile(const CommSpec& spec, const TrainingStep& step);
 double dp_window_share(const CommSpec& spec);
 
 // The seconds of compute in a step that lasts `step_s` at `pace` with `ib_Bps` per node on
-// InfiniBand, for the job `step` describes (its compute_s is not read). MFU
-// as published is end to end (tokens a second over the peak's, the stalls of communication
-// included; models.md §4), so the step it gives is the step on the reference fabric, and compute is
-// that step less the communication that compute does not hide there. 0 when even no compute at all
-// leaves the traffic too long for `step_s`.
+// InfiniBand, for the job `step` describes (its compute_s is not read). MFU as published is end to
+// end (tokens a second over the peak's, the stalls of communication included; models.md §4), so the
+// step it gives is the step on the reference fabric, and compute is that step less the
+// communication that compute does not hide there. 0 when even no compute at all leaves the traffic
+// too long for `step_s`.
 double compute_within_step(const CommSpec& spec, TrainingStep step, double step_s, const CollectivePace& pace,
                            double ib_Bps);
 
@@ -140,9 +140,9 @@ CommProfile comm_profile_for_step(const CommSpec& spec, TrainingStep step, doubl
 // `peak_Bps` the most a node's ring flow can get (its NICs alone): the pipeline and expert traffic
 // is critical, its steps' latencies too; the DP ring is hidden behind what is left of its window
 // once the NVLink node stages and the ring's step latencies have run, and a window they overrun
-// adds the overrun to the critical path. The step at any InfiniBand rate, whatever limits it (the NICs, an oversubscribed
-// uplink, other jobs' bursts, a checkpoint upload), is this burst's step_s: one rule. A job on one
-// node has no bytes on InfiniBand.
+// adds the overrun to the critical path. The step at any InfiniBand rate, whatever limits it (the
+// NICs, an oversubscribed uplink, other jobs' bursts, a checkpoint upload), is this burst's step_s:
+// one rule. A job on one node has no bytes on InfiniBand.
 Burst infiniband_burst(const CommProfile& profile, const CollectivePace& pace, double peak_Bps);
 
 } // namespace acmesim

@@ -5,9 +5,9 @@
 #include <simgrid/s4u.hpp>
 
 #include <map>
-#include <unordered_map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace acmesim {

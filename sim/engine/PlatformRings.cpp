@@ -29,7 +29,7 @@ struct PlatformRings::Impl {
     std::size_t flows_per_hop = 1; // one per flow host pair under ecmp routing (PlatformBuilder.hpp)
     Burst burst;                   // of one of its flows
     std::vector<RingLink> links;   // the links its flows cross, with how many of them
-    RingLoad load;                 // its weight on each link it loads, routes back included
+    RingLoad load;                 // the same links as SimGrid links, for LinkLoads (trains point at it)
     double flow_demand = 0; // a flow's mean demand, in SimGrid's bandwidth units (a bound's)
     std::uint64_t opening = 0;
     bool paused = false;
