@@ -20,7 +20,8 @@ void configure_flow_model();
 
 // The share of its narrowest link's nominal bandwidth that a flow alone gets: the bandwidth factor
 // over the reverse (cross-traffic) load it adds. The same with the flows model and without it,
-// whose LV08 default factor is this one too. Storage flows and rings both get it.
+// whose LV08 default factor is this one too. Storage flows get it; rings reach the collective
+// model's network efficiency instead (PlatformRings).
 double lone_flow_share();
 
 } // namespace acmesim

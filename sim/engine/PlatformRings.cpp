@@ -28,8 +28,7 @@ struct PlatformRings::Impl {
   struct Ring {
     std::size_t flows_per_hop = 1; // one per flow host pair under ecmp routing (PlatformBuilder.hpp)
     Burst burst;                   // of one of its flows
-    std::vector<RingLink> links;   // the links its flows cross, with how many of them
-    RingLoad load;                 // the same links as SimGrid links, for LinkLoads (trains point at it)
+    RingLoad load;                 // the links its flows cross, with how many of them (trains point at it)
     double flow_demand = 0; // a flow's mean demand, in SimGrid's bandwidth units (a bound's)
     std::uint64_t opening = 0;
     bool paused = false;
@@ -92,6 +91,15 @@ struct PlatformRings::Impl {
     state.held = held;
     state.link->set_bandwidth(state.nominal_bandwidth - held);
     return true;
+  }
+
+  // The ring's links as the shares index them, for their solve (when it opens or resumes).
+  std::vector<RingLink> shares_links(const Ring& ring) const
+  {
+    std::vector<RingLink> out;
+    for (const auto& [link, flows] : ring.load)
+      out.push_back(RingLink{link_index.at(link), static_cast<int>(flows)});
+    return out;
   }
 
   // A ring starts or stops holding its mean load on its links (when it opens, pauses, resumes or
@@ -200,11 +208,9 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
       for (const std::size_t l : d.routes.route(from, to))
         ++flows[l];
     }
-  for (const auto& [l, count] : flows) {
-    ring.links.push_back(RingLink{l, count});
+  for (const auto& [l, count] : flows)
     ring.load.emplace_back(d.links[l].link, count);
-  }
-  d.shares.add_ring(job, ring.burst, ring.links);
+  d.shares.add_ring(job, ring.burst, d.shares_links(ring));
   d.hold(job, ring);
   d.changed();
 }
@@ -242,7 +248,7 @@ void PlatformRings::resume(JobId job)
   if (!ring.paused)
     throw std::logic_error("job " + std::to_string(job) + "'s ring resumes without a pause");
   ring.paused = false;
-  d.shares.add_ring(job, ring.burst, ring.links);
+  d.shares.add_ring(job, ring.burst, d.shares_links(ring));
   d.hold(job, ring);
   d.changed();
 }
@@ -253,10 +259,9 @@ std::vector<CommLink> PlatformRings::links(JobId job) const
   const auto it = impl_->rings.find(job);
   if (it == impl_->rings.end())
     return out;
-  for (const RingLink& use : it->second.links) {
-    const sg4::Link* link = impl_->links[use.link].link;
+  for (const auto& [link, flows] : it->second.load) {
     const Platform::LinkRole role = impl_->platform->link_roles.at(link);
-    out.push_back(CommLink{link->get_name(), role.leaf, role.uplink, role.up, use.flows});
+    out.push_back(CommLink{link->get_name(), role.leaf, role.uplink, role.up, static_cast<int>(flows)});
   }
   return out;
 }

@@ -21,9 +21,10 @@
 
 namespace acmesim {
 
-// What a ring's flows put on each link they cross: per link, their weight on it (1 per flow routed
-// over it; their acknowledgements count for nothing, since a ring's efficiency, NCCL's measured bus
-// bandwidth, already pays every overhead of the wire), so a link carries weight x a flow's rate.
+// What a ring's flows put on each link they cross: per link, their weight on it, the number of its
+// flows routed over it (their acknowledgements count for nothing, since a ring's efficiency, NCCL's
+// measured bus bandwidth, already pays every overhead of the wire), so a link carries weight x a
+// flow's rate.
 using RingLoad = std::vector<std::pair<const simgrid::s4u::Link*, double>>;
 
 // A sending ring's bursts, per flow: the bytes one flow carries a step, its rate while it sends and

@@ -123,14 +123,13 @@ std::optional<JobCommunication> TrainingSpeeds::communication(JobId id, const Tr
     return std::nullopt;
   const Burst& burst = it->second.traffic.burst;
   // A paused ring sends nothing now; what it sends once it goes on is what it got last.
-  const double rate = speed.ring_Bps > 0 ? speed.ring_Bps : burst.peak_Bps;
   JobCommunication c;
-  c.step_s = burst.step_s(rate);
-  c.sending_s = burst.bytes() / rate;
+  c.step_s = burst.step_s(speed.ring_Bps);
+  c.sending_s = burst.bytes() / speed.ring_Bps;
   c.bytes = burst.bytes();
-  c.rate_Bps = rate;
+  c.rate_Bps = speed.ring_Bps;
   c.alone_Bps = burst.peak_Bps;
-  c.slowdown = c.step_s / it->second.reference_step_s;
+  c.slowdown = speed.slowdown;
   c.paused = it->second.paused;
   c.links = setup_.rings->links(id);
   return c;
