@@ -6,6 +6,9 @@
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/keys/NamedKeys.hpp"
 
+#include <filesystem>
+#include <fstream>
+
 namespace acmesim {
 
 namespace {
@@ -91,32 +94,27 @@ Json reference_json(const NetworkSpec& spec)
   return pods;
 }
 
-// `collectives: FILE`: a cluster's own nccl-tests measurements; the collective model is fitted to
-// its `fit` rows (models/network/CollectiveFit), as `acmesim collective --measured FILE` fits it.
-bool read_collectives(MapReader& m, const std::string& name, NetworkSpec& spec)
+// `collectives: FILE`, once the key is read: the collective model fitted to the file's `fit` rows
+// (models/network/CollectiveFit), as `acmesim collective --measured FILE` fits it. The file's own
+// problems are reported with its lines and columns; one the key could not open was reported there.
+void fit_collectives_file(ConfigChecker& checker, NetworkSpec& spec)
 {
-  if (!m.read(name, spec.collectives_as_written))
-    return false;
-  const ConfigNode& node = *m.get(name);
-  const std::string key = m.key_of(name);
-  spec.collectives_file = m.checker().resolve(spec.collectives_as_written);
-  if (!check_readable_file(m.checker(), node, key, spec.collectives_file, "measured-collectives file"))
-    return false;
+  if (spec.collectives_file.empty() || !std::filesystem::is_regular_file(spec.collectives_file) ||
+      !std::ifstream(spec.collectives_file).good())
+    return;
   const auto text = read_text_file(spec.collectives_file);
   if (!text) {
-    m.checker().error(node, key, "cannot read this measured-collectives file (a CSV file of at most 2 MiB)");
-    return false;
+    checker.error(spec.collectives_file, "network.collectives", spec.collectives_as_written,
+                  "cannot read this measured-collectives file (a CSV file of at most 2 MiB)");
+    return;
   }
   try {
     spec.collectives =
-        fit_collectives(read_measured_collectives(spec.collectives_file, *text), a100_hdr_calibration())
-            .calibration;
+        fit_collectives(read_measured_collectives(spec.collectives_file, *text), a100_hdr_calibration()).calibration;
   } catch (const InputError& error) {
     for (const Diagnostic& d : error.diagnostics())
-      m.checker().error(d.where, d.key, d.value, d.message);
-    return false;
+      checker.error(d.where, d.key, d.value, d.message);
   }
-  return true;
 }
 
 const KeyTable<NetworkSpec>& network_keys()
@@ -153,15 +151,10 @@ const KeyTable<NetworkSpec>& network_keys()
                     [](const std::string& path, const N&) {
                       return reference_keys().docs(join_key(path, "<pod>"), ReferenceFabric{});
                     })},
-       {ConfigKey<N>(other_doc("collectives", "path", "a readable CSV file, relative to the scenario file",
-                             "measured collectives (nccl-tests output, docs/network.md) the collective model is fitted "
-                             "to; training steps are timed with it"),
-                   read_collectives,
-                   [](const N& spec) {
-                     return spec.collectives_as_written.empty() ? Json(Json::value_t::discarded)
-                                                                : Json(spec.collectives_as_written);
-                   })
-          .default_is("the published A100 + HDR points (configs/collectives/a100-hdr-published.csv)")},
+       {path_key("collectives", &N::collectives_as_written, &N::collectives_file, "measured-collectives file",
+                 "measured collectives (nccl-tests output, a CSV file: docs/network.md) the collective model is "
+                 "fitted to; training steps are timed with it")
+            .default_is("the published A100 + HDR points (configs/collectives/a100-hdr-published.csv)")},
   });
   return keys;
 }
@@ -172,6 +165,7 @@ NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node)
 {
   NetworkSpec spec;
   network_keys().read_map(checker, &node, "network", spec);
+  fit_collectives_file(checker, spec);
   return spec;
 }
 
