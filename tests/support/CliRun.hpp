@@ -1,13 +1,17 @@
 #pragma once
 // Running the real acmesim binary from tests, as a user would: exit code, stdout, stderr.
+#include "models/common/CsvTable.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace acmesim::testing {
 
@@ -23,6 +27,24 @@ inline std::string slurp(const std::filesystem::path& p)
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// A run's jobs.csv, a map of column name to cell per row, in file order; empty if the file does not
+// read as a plain table (a quoted cell holding a comma, which these tests' jobs never have).
+inline std::vector<std::map<std::string, std::string>> jobs_csv_rows(const std::filesystem::path& file)
+{
+  const std::string text = slurp(file);
+  DiagnosticList problems;
+  const CsvTable table(file.string(), text, problems);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (!problems.empty())
+    return rows;
+  for (const CsvTable::Row& row : table.rows()) {
+    auto& cells = rows.emplace_back();
+    for (std::size_t c = 0; c < row.cells.size(); ++c)
+      cells[table.header()[c]] = std::string(row.cells[c]);
+  }
+  return rows;
 }
 
 // A scratch directory per test process, removed when the process exits.

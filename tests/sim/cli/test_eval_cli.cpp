@@ -5,10 +5,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sstream>
 #include <string>
-#include <vector>
 
+using acmesim::testing::jobs_csv_rows;
 using acmesim::testing::run_acmesim;
 using acmesim::testing::scratch;
 using acmesim::testing::slurp;
@@ -68,22 +67,13 @@ TEST_CASE("cli: evaluation trials' useful time in jobs.csv is their inference, s
   const auto dir = scratch() / "eval-useful";
   REQUIRE(run_acmesim("run scenarios/eval-7b-63-datasets.yaml --quiet --out '" + dir.string() + "'").exit_code == 0);
   const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
-  // Columns of jobs.csv: gpus is the 4th, useful_s the 19th.
-  std::istringstream jobs(slurp(dir / "jobs.csv"));
-  std::string line;
-  std::getline(jobs, line);
+  const auto jobs = jobs_csv_rows(dir / "jobs.csv");
+  REQUIRE_FALSE(jobs.empty());
   double gpu_hours = 0;
-  std::size_t rows = 0;
-  while (std::getline(jobs, line)) {
-    std::vector<std::string> cells;
-    std::istringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');)
-      cells.push_back(cell);
-    REQUIRE(cells.size() > 18);
-    if (!cells[18].empty())
-      gpu_hours += std::stod(cells[3]) * std::stod(cells[18]) / 3600;
-    ++rows;
-  }
+  for (const auto& cells : jobs)
+    if (!cells.at("useful_s").empty())
+      gpu_hours += std::stod(cells.at("gpus")) * std::stod(cells.at("useful_s")) / 3600;
+  const std::size_t rows = jobs.size();
   // Each useful_s is printed to the millisecond.
   CHECK(gpu_hours == Approx(summary.at("gpu_hours").at("busy").get<double>()).margin(1e-3 / 3600 * static_cast<double>(rows) * 8));
 }

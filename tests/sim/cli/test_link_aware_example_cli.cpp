@@ -7,9 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <sstream>
 #include <string>
-#include <vector>
 
 using namespace acmesim::testing;
 
@@ -52,17 +50,9 @@ std::map<std::string, JobRow> run_jobs(const std::string& name, const std::strin
   INFO(o.err);
   REQUIRE(o.exit_code == 0);
   std::map<std::string, JobRow> rows;
-  std::istringstream csv(slurp(out / "jobs.csv"));
-  std::string line;
-  std::getline(csv, line); // job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,...
-  while (std::getline(csv, line)) {
-    std::vector<std::string> fields;
-    std::istringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');)
-      fields.push_back(cell);
-    REQUIRE(fields.size() > 14);
-    rows[fields[0]] = JobRow{std::stod(fields[10]), fields[14]};
-  }
+  for (auto& cells : jobs_csv_rows(out / "jobs.csv"))
+    rows[cells.at("job_id")] = JobRow{std::stod(cells.at("jct_s")), cells.at("node_list")};
+  REQUIRE(rows.size() == 4);
   return rows;
 }
 
