@@ -13,6 +13,10 @@ namespace acmesim {
 
 namespace {
 
+// The section's name, and its key of a measured-collectives file (reported again by the fit).
+constexpr const char* NETWORK_SECTION = "network";
+constexpr const char* COLLECTIVES_KEY = "collectives";
+
 // Bounds past which a value is a typing or unit error rather than a what-if.
 constexpr int MAX_DEGREE = 4096;
 constexpr int MAX_NICS = 64;
@@ -104,7 +108,7 @@ void fit_collectives_file(ConfigChecker& checker, NetworkSpec& spec)
     return;
   const auto text = read_text_file(spec.collectives_file);
   if (!text) {
-    checker.error(spec.collectives_file, "network.collectives", spec.collectives_as_written,
+    checker.error(spec.collectives_file, join_key(NETWORK_SECTION, COLLECTIVES_KEY), spec.collectives_as_written,
                   "cannot read this measured-collectives file (a CSV file of at most 2 MiB)");
     return;
   }
@@ -151,7 +155,7 @@ const KeyTable<NetworkSpec>& network_keys()
                     [](const std::string& path, const N&) {
                       return reference_keys().docs(join_key(path, "<pod>"), ReferenceFabric{});
                     })},
-       {path_key("collectives", &N::collectives_as_written, &N::collectives_file, "measured-collectives file",
+       {path_key(COLLECTIVES_KEY, &N::collectives_as_written, &N::collectives_file, "measured-collectives file",
                  "measured collectives (nccl-tests output, a CSV file: docs/network.md) the collective model is "
                  "fitted to; training steps are timed with it")
             .default_is("the published A100 + HDR points (configs/collectives/a100-hdr-published.csv)")},
@@ -164,7 +168,7 @@ const KeyTable<NetworkSpec>& network_keys()
 NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node)
 {
   NetworkSpec spec;
-  network_keys().read_map(checker, &node, "network", spec);
+  network_keys().read_map(checker, &node, NETWORK_SECTION, spec);
   fit_collectives_file(checker, spec);
   return spec;
 }
