@@ -13,8 +13,10 @@ namespace acmesim {
 namespace {
 
 // Sanity bounds, far above any real cluster (Acme has 588 nodes and 40-port switches), that
-// keep GPU counts within int and stop a typo from building a graph of a billion switches.
-constexpr double MAX_NODES = 100000;
+// keep GPU counts within int and stop a typo from building a graph of a billion switches. A pod
+// of a million nodes holds a million GPUs even at one a node; what a platform may really take is
+// its measured memory (check_platform_size).
+constexpr double MAX_NODES = 1000000;
 constexpr double MAX_RADIX = 4096;
 // Llama 3 spread each GPU pair over 16 flows (E-ECMP); every flow is a platform endpoint.
 constexpr double MAX_FLOWS_PER_NIC = 16;
@@ -186,22 +188,36 @@ const KeyTable<PodSpec>& pod_keys()
 
 namespace {
 
-// The platform routes every pair of nodes of a pod explicitly: its memory grows with the square
-// of a pod's nodes (measured: pods of 1,000 / 2,000 / 4,000 nodes built in 155 / 505 / 1,896 MB,
-// about 120 bytes per pair). Pods up to 8,192 nodes in all, squared, stay within about 8 GB.
-constexpr double MAX_ROUTED_NODE_PAIRS = 8192.0 * 8192.0;
+// What the platform holds grows with its nodes and their flow endpoints (FabricZone keeps no
+// route per node pair). Measured (Release, 2026-11-28; benchmarks/platform-build.sh and Kalos-like
+// pods of 12,500 nodes), less the 40 MB of a run on a small cluster: 7.6-8.5 KB a node with pooled
+// routing (125,000 DGX H100 nodes: 1.07 GB); under ecmp 12.4 KB more with 4 endpoints a node,
+// 26 KB with 8, 27.5 KB with 16 and 89.5 KB with 64. The estimate lies above each of them.
+constexpr double PLATFORM_BYTES_PER_NODE = 10e3;
+constexpr double ECMP_BYTES_PER_NODE = 12e3;
+constexpr double ECMP_BYTES_PER_ENDPOINT = 2e3;
+// Two thirds of the 24 GiB of the machine the project is measured on: room for the run itself.
+constexpr double MAX_PLATFORM_BYTES = 16e9;
+
+double platform_bytes(const PodSpec& pod)
+{
+  double per_node = PLATFORM_BYTES_PER_NODE;
+  if (pod.fabric.routing == FabricRouting::Ecmp)
+    per_node += ECMP_BYTES_PER_NODE + ECMP_BYTES_PER_ENDPOINT * flows_per_peer(pod);
+  return per_node * pod.nodes;
+}
 
 void check_platform_size(ConfigChecker& checker, const ConfigNode& cluster, const ClusterSpec& spec)
 {
-  double pairs = 0;
+  double bytes = 0;
   for (const auto& pod : spec.pods)
-    pairs += static_cast<double>(pod.nodes) * pod.nodes;
-  if (pairs > MAX_ROUTED_NODE_PAIRS)
+    bytes += platform_bytes(pod);
+  if (bytes > MAX_PLATFORM_BYTES)
     checker.error(cluster, "cluster",
-                  fmt::format("its pods would need about {:.0f} GB for their routes (they grow with the square of "
-                              "each pod's nodes); at most the equivalent of one pod of 8192 nodes fits this machine: "
-                              "use fewer or smaller pods",
-                              pairs * 120 / 1e9));
+                  fmt::format("its platform would need about {:.0f} GB (measured: at most 10 KB a node, and under ecmp "
+                              "12 KB more and 2 KB per flow endpoint); at most {:.0f} GB: use fewer nodes, pooled "
+                              "routing or fewer flows_per_nic",
+                              bytes / 1e9, MAX_PLATFORM_BYTES / 1e9));
 }
 
 } // namespace

@@ -36,14 +36,17 @@ TEST_CASE("physical ranges: bins of utilisation.csv too narrow for the workload'
   CHECK_FALSE(std::filesystem::exists(out / "summary.json"));
 }
 
-TEST_CASE("physical ranges: clusters and campaigns beyond what this machine can build are refused by validate")
+TEST_CASE("physical ranges: platforms and campaigns beyond what this machine can hold are refused by validate")
 {
-  // Pods' routes grow with the square of their nodes: two pods of 6,000 are 72 million pairs.
-  const auto pods = run_acmesim("validate configs/default-scenario.yaml --set "
-                                "'cluster={pods: [{preset: kalos, nodes: 6000, fabric: {spine_radix: 4096}}, "
-                                "{preset: seren, nodes: 6000, fabric: {spine_radix: 4096}}]}'");
-  CHECK(pods.exit_code == 2);
-  CHECK_THAT(pods.err, Catch::Contains("GB for their routes") && Catch::Contains("one pod of 8192 nodes"));
+  // The platform's memory grows with nodes and flow endpoints: 100,000 nodes of 8 NICs hashing 16
+  // flows each (128 endpoints a node) are about 28 GB; the same pod with pooled routing, 1 GB.
+  const std::string pod = "'cluster={preset: kalos, nodes: 100000, compute_nics: 8, "
+                          "fabric: {leaf_radix: 4096, spine_radix: 4096, routing: ";
+  const auto hashed = run_acmesim("validate configs/default-scenario.yaml --set " + pod + "ecmp, flows_per_nic: 16}}'");
+  CHECK(hashed.exit_code == 2);
+  CHECK_THAT(hashed.err, Catch::Contains("platform would need about 28 GB") && Catch::Contains("at most 16 GB"));
+  const auto pooled = run_acmesim("validate configs/default-scenario.yaml --set " + pod + "pooled}}'");
+  CHECK_THAT(pooled.err, !Catch::Contains("platform would need"));
   std::string campaigns = "[0";
   for (int i = 1; i <= 10000; ++i)
     campaigns += "," + std::to_string(i);
@@ -56,7 +59,11 @@ TEST_CASE("physical ranges: clusters and campaigns beyond what this machine can 
 
 TEST_CASE("physical ranges: a problem an override causes says so, though found on a line of the file")
 {
-  const auto o = run_acmesim("validate configs/default-scenario.yaml --set cluster.nodes=9000");
+  // A million Kalos nodes hashing their flows: about 30 GB of platform, reported at the cluster.
+  const auto o = run_acmesim("validate configs/default-scenario.yaml --set cluster.nodes=1000000 "
+                             "--set cluster.fabric.routing=ecmp");
   CHECK(o.exit_code == 2);
-  CHECK_THAT(o.err, Catch::Contains("default-scenario.yaml:9:3 (with --set cluster.nodes=9000)"));
+  CHECK_THAT(o.err, Catch::Contains("default-scenario.yaml:9:3 (with --set cluster.nodes=1000000, --set "
+                                    "cluster.fabric.routing=ecmp): key 'cluster', value '<map>': its platform would "
+                                    "need about 30 GB"));
 }

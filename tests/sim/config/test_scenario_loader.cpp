@@ -79,7 +79,7 @@ TEST_CASE("a value of the wrong type is reported with where, key, value and what
   CHECK(d.where == "test.yaml:3:10");
   CHECK(d.key == "cluster.nodes");
   CHECK(d.value == "many");
-  CHECK(d.message == "expected an integer between 1 and 100000");
+  CHECK(d.message == "expected an integer between 1 and 1000000");
 
   const Diagnostic days = single_error(SEREN + WORKLOAD, {"workload.synthetic.days=three"});
   CHECK(days.key == "workload.synthetic.days");
@@ -170,7 +170,7 @@ TEST_CASE("every problem of a file is reported in one InputError")
     load("cluster: {nodes: 0}\nworkload: {}\n");
     FAIL("expected an InputError");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "test.yaml:1:18: key 'cluster.nodes', value '0': expected an integer between 1 and 100000\n"
+    CHECK(std::string(e.what()) == "test.yaml:1:18: key 'cluster.nodes', value '0': expected an integer between 1 and 1000000\n"
                                    "test.yaml:2:11: key 'workload': expected workload.trace (a job trace file) or "
                                    "workload.synthetic (generator settings)");
   }
