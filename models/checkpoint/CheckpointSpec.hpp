@@ -3,6 +3,7 @@
 // throughput, when it checkpoints (fixed interval, Young's or Daly's optimum), how (synchronous
 // write or asynchronous snapshot + upload) and what a restart costs. Sources and assumptions:
 // docs/checkpointing.md and ../shared/reference/models.md §2.
+#include "models/cluster/ClusterSpec.hpp"
 #include "models/common/EnumNames.hpp"
 #include "models/workload/Job.hpp"
 
@@ -43,8 +44,10 @@ struct CheckpointSpec {
   double bytes_per_param = 14; // full training state: bf16 weights + fp32 master + Adam moments
 
   // Throughput: step time = 6 * params * tokens_per_step / (gpus * peak_flops * mfu), unless
-  // step_time_s > 0 is given.
-  double peak_tflops_per_gpu = 312; // A100 dense BF16
+  // step_time_s > 0 is given. The peak is the cluster's GPUs' at `precision` (GpuSpec) unless the
+  // scenario gives it; the loader resolves it (sim/config/HardwareDefaults).
+  Precision precision = Precision::Bf16;
+  double peak_tflops_per_gpu = GpuSpec{}.peak(Precision::Bf16); // A100 dense BF16: 312
   double mfu = 0.4;
   double tokens_per_step = 4e6;
   double step_time_s = 0;

@@ -6,6 +6,7 @@
 #include "models/common/EnumNames.hpp"
 #include "models/workload/EmpiricalSpec.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,29 @@ struct FabricSpec {
   int flows_per_nic = 1;
 };
 
+// Number formats a GPU computes in, for its peak throughput by precision.
+enum class Precision : std::uint8_t { Fp64, Tf32, Bf16, Fp8, Fp4 };
+constexpr auto enum_names(Precision) { return names_in_order<Precision>("fp64", "tf32", "bf16", "fp8", "fp4"); }
+
+// What one GPU of a pod's hardware computes and draws. The rest of a scenario takes these unless
+// it says otherwise: the step model the peak at checkpoint.precision, the power model the watts
+// (sim/config/HardwareDefaults). Defaults: the A100-SXM4-80GB of Acme's nodes; each preset in
+// configs/clusters/ gives its own, with sources.
+struct GpuSpec {
+  // Dense tensor-core peak by Precision, TFLOP/s; 0: the GPU does not compute in that format.
+  // A100: FP64 tensor 19.5, TF32 156, BF16 312, no FP8 or FP4 (NVIDIA A100 datasheet; models.md §4).
+  std::array<double, enum_values<Precision>().size()> peak_tflops{19.5, 156, 312, 0, 0};
+  // Watts of a GPU holding no running work. Acme: "around 30% of GPUs are in an idle state and
+  // still need to consume 60 W" (NSDI'24 §3.3).
+  double idle_w = 60;
+  // Watts of a GPU computing. Assumption fitted to Acme's means: 168.6 W (Seren) and 191.6 W
+  // (Kalos) over all samples, of which 30.2% and 28.4% are idle near 60 W, give 216 W and 244 W
+  // for the others (docs/energy.md).
+  double busy_w = 230;
+
+  double peak(Precision p) const { return peak_tflops[static_cast<std::size_t>(p)]; }
+};
+
 struct PodSpec {
   std::string name;
   int nodes = 0;
@@ -59,6 +83,11 @@ struct PodSpec {
   // Per storage NIC; 0: as nic_bandwidth_Gbps. Acme's Seren loads models at 25 Gb/s per node
   // (NSDI'24 Fig. 16), far below its 200 Gb/s compute NIC.
   double storage_nic_bandwidth_Gbps = 0;
+  GpuSpec gpu;
+  // What the rest of a node draws in service (CPUs, memory, NICs, fans, power supplies). Acme: GPU
+  // servers drew 2.93 kW on average and GPUs "account for approximately 2/3 of the total power"
+  // (NSDI'24 Fig. 9): a third of 2.93 kW.
+  double node_base_w = 980;
   FabricSpec fabric;
   // Time from a job's submission until the platform lets it start, as a value/CDF table drawn
   // log-linearly (EmpiricalDistribution): pod creation on a Kubernetes platform such as Kalos

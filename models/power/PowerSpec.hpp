@@ -1,8 +1,11 @@
 #pragma once
 // The `power:` section of a scenario: what GPUs and nodes draw, by the state the ledger records
-// them in (docs/energy.md). Defaults are A100-SXM4-80GB servers as Acme measured them (NSDI'24
-// §3.3, Fig. 8 and 9; ../shared/reference/acme-facts.md §4), or assumptions where it published
-// nothing.
+// them in (docs/energy.md). The GPUs' and servers' watts are the cluster's hardware's
+// (GpuSpec, PodSpec::node_base_w) unless the scenario gives them (sim/config/HardwareDefaults);
+// the defaults here are those of the A100-SXM4-80GB servers Acme measured (NSDI'24 §3.3, Fig. 8
+// and 9; ../shared/reference/acme-facts.md §4), or assumptions where it published nothing.
+#include "models/cluster/ClusterSpec.hpp"
+
 #include <cstdint>
 
 namespace acmesim {
@@ -14,21 +17,17 @@ enum class PowerDraw : std::uint8_t { Idle, Busy, Io, Off };
 
 struct PowerSpec {
   // A GPU that holds no running work: idle, stranded, a spare, or held by a job that is waiting
-  // for CPUs, or failed and not yet noticed (or resubmitted). Acme: "around 30% of GPUs are in an
-  // idle state and still need to consume 60 W".
-  double gpu_idle_w = 60;
+  // for CPUs, or failed and not yet noticed (or resubmitted).
+  double gpu_idle_w = GpuSpec{}.idle_w;
   // A GPU that moves data without computing: a job's checkpoint write, its restart (health check,
   // initialisation, checkpoint load), an evaluation trial's model load. Assumption: as idle; Acme
   // published no power by activity.
-  double gpu_io_w = 60;
-  // A GPU computing (work kept or later lost, and training slowed by the network). Assumption
-  // fitted to Acme's means: 168.6 W (Seren) and 191.6 W (Kalos) over all samples, of which 30.2%
-  // and 28.4% are idle near 60 W, give 216 W and 244 W for the others.
-  double gpu_busy_w = 230;
-  // What the rest of a GPU server draws (CPUs, memory, NICs, fans, power supplies). Acme: GPU
-  // servers drew 2.93 kW on average and GPUs "account for approximately 2/3 of the total power"
-  // (Fig. 9): a third of 2.93 kW. Assumption: constant.
-  double node_base_w = 980;
+  double gpu_io_w = GpuSpec{}.idle_w;
+  // A GPU computing (work kept or later lost, and training slowed by the network).
+  double gpu_busy_w = GpuSpec{}.busy_w;
+  // What the rest of a GPU server draws (CPUs, memory, NICs, fans, power supplies). Assumption:
+  // constant.
+  double node_base_w = PodSpec{}.node_base_w;
   // A node out of service (failed, under repair, cordoned). Assumption: powered off.
   double node_down_w = 0;
   // Facility power over IT power (cooling, distribution). Acme publishes none: 1, the servers

@@ -1,4 +1,5 @@
 #include "sim/config/CheckpointSection.hpp"
+#include "sim/config/HardwareDefaults.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/keys/NamedKeys.hpp"
 
@@ -106,8 +107,12 @@ std::vector<ConfigKey<C>> training_keys()
                    }),
       number_key("bytes_per_param", &C::bytes_per_param, physical::BYTES_PER_PARAM, "bytes",
                  "checkpoint bytes per model parameter (14: bf16 weights, fp32 master copy, Adam moments)"),
+      value_key("precision", &C::precision,
+                "the number format training computes in: the cluster's GPUs' peak in it (cluster gpu.peak_tflops) "
+                "is the step model's, unless peak_tflops_per_gpu is given"),
       number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, physical::TFLOPS, "TFLOP/s",
-                 "peak dense throughput of one GPU"),
+                 "peak dense throughput of one GPU")
+          .default_is(hardware_default_doc("checkpoint", "peak_tflops_per_gpu")),
       number_key("mfu", &C::mfu, physical::UTILISATION, NO_UNIT, "model FLOPs utilisation"),
       number_key("tokens_per_step", &C::tokens_per_step, physical::TOKENS, "tokens",
                  "tokens of one training step"),

@@ -3,6 +3,7 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/config/TableKey.hpp"
+#include "sim/keys/NamedKeys.hpp"
 
 #include <fmt/format.h>
 
@@ -48,6 +49,23 @@ const KeyTable<FabricSpec>& fabric_keys()
       number_key("flows_per_nic", &F::flows_per_nic, integer_between(1, MAX_FLOWS_PER_NIC), "flows",
                  "under ecmp, flows a node opens toward one peer per compute NIC, each hashed on its own "
                  "(NCCL's queue pairs per connection)"),
+  });
+  return keys;
+}
+
+const KeyTable<GpuSpec>& gpu_keys()
+{
+  using G = GpuSpec;
+  static const KeyTable<G> keys({
+      numbers_by_name_key<Precision>("peak_tflops", &G::peak_tflops, NamedNumbers::Update, {"precision", "precisions"},
+                                     {physical::TFLOPS_OR_NONE, "TFLOP/s",
+                                      "dense peak in a precision (0: the GPU does not compute in it)"},
+                                     "dense tensor peak of one GPU by precision; the step model takes the one at "
+                                     "checkpoint.precision"),
+      number_key("idle_w", &G::idle_w, physical::GPU_WATTS, "W",
+                 "a GPU holding no running work; power.gpu_idle_w and power.gpu_io_w unless the scenario gives them"),
+      number_key("busy_w", &G::busy_w, physical::GPU_WATTS, "W",
+                 "a GPU computing; power.gpu_busy_w unless the scenario gives it"),
   });
   return keys;
 }
@@ -176,6 +194,9 @@ const KeyTable<PodSpec>& pod_keys()
       number_key("nic_bandwidth_Gbps", &P::nic_bandwidth_Gbps, physical::BANDWIDTH, "Gb/s", "bandwidth of one NIC"),
       number_key("storage_nic_bandwidth_Gbps", &P::storage_nic_bandwidth_Gbps, physical::BANDWIDTH_OR_NONE, "Gb/s",
                  "bandwidth of one storage NIC; 0: as nic_bandwidth_Gbps (summary.json shows the bandwidth used)"),
+      map_key("gpu", &P::gpu, gpu_keys(), "what one GPU computes and draws (the hardware's figures)"),
+      number_key("node_base_w", &P::node_base_w, physical::NODE_WATTS, "W",
+                 "what the rest of a node draws in service; power.node_base_w unless the scenario gives it"),
       map_key("fabric", &P::fabric, fabric_keys(), "the pod's two-level InfiniBand fat tree"),
       table_key("start_overhead_s", &P::start_overhead_s, start_overhead_keys(), EmpiricalDistribution::Kind::LogLinear,
                 "time from a job's submission until the platform lets it start (pod creation): drawn per job; "

@@ -43,6 +43,12 @@ inline constexpr NumberRange BYTES_PER_PARAM{0.125, false, 1e3};
 inline constexpr NumberRange BYTES_PER_VALUE{0.125, false, 64};
 // A GPU's peak, TFLOP/s: 1 GFLOP/s to an exaflop.
 inline constexpr NumberRange TFLOPS{1e-3, false, 1e6};
+// A GPU's peak in a precision it may lack, TFLOP/s: 0 (none) or as TFLOPS.
+inline constexpr NumberRange TFLOPS_OR_NONE{0, false, 1e6, false, 1e-3};
+// What one GPU draws, W: none to a kilowatt and a half (no GPU draws more).
+inline constexpr NumberRange GPU_WATTS{0, false, 1500};
+// What one server draws besides its GPUs, W: none to 100 kW.
+inline constexpr NumberRange NODE_WATTS{0, false, 1e5};
 // A utilisation such as MFU: 0.01% to 100%.
 inline constexpr NumberRange UTILISATION{1e-4, false, 1};
 // Tokens in one training step.

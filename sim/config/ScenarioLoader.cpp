@@ -8,6 +8,7 @@
 #include "sim/config/ClusterSection.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/FailureSection.hpp"
+#include "sim/config/HardwareDefaults.hpp"
 #include "sim/config/NetworkReference.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
@@ -54,6 +55,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, Scenario& scenario)
   scenario_keys().read(top, scenario);
   if (!top.get("cluster") && trace_node)
     read_cluster_from_trace(checker, top, *trace_node, scenario);
+  apply_hardware_defaults(checker, top, scenario);
 }
 
 // What one section asks of another.
