@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # How acmesim's cost grows with the number of jobs and with the size of the cluster, on the
 # workload of benchmarks/acme-6months.yaml (easy-backfill, network model on), one core:
-# - jobs: the same cluster (Acme, 4,704 GPUs) over longer windows, for about 1, 2 and 4 million jobs;
-# - cluster: Acme's two pods scaled to 4,704, 8,192, 16,384, 32,768 and 65,536 GPUs, 588 to 8,192
+# - jobs: the same cluster (Acme, 4,704 GPUs) over longer windows, for about 1, 2, 4 and 5 million jobs;
+# - cluster: Acme's two pods scaled to 4,704, 8,192, 16,384, 32,768, 65,536 and 100,000 GPUs, 588 to 12,500
 #   nodes (benchmarks/scale_scenario.py: nodes split as Acme's are, storage and every arrival rate
 #   scaled with the GPUs so the load per GPU stays the same), 30 days; and the same with the
 #   network model off, which gives the network model's own cost at each size.
@@ -30,12 +30,12 @@ measure() {
 gpus=$(/usr/bin/python3 benchmarks/scale_scenario.py "$out/echo/summary.json")
 
 echo "series,gpus,days,jobs,seconds,peak_rss_mb" >"$csv.tmp"
-for days in 205 410 821; do # about 1, 2 and 4 million jobs
+for days in 205 410 821 1026; do # about 1, 2, 4 and 5 million jobs
   read -r jobs seconds mb < <(measure --set workload.synthetic.days=$days)
   echo "jobs: $gpus GPUs, $days days: $jobs jobs in $seconds s, $mb MB"
   echo "jobs,$gpus,$days,$jobs,$seconds,$mb" >>"$csv.tmp"
 done
-for target in "$gpus" 8192 16384 32768 65536; do
+for target in "$gpus" 8192 16384 32768 65536 100000; do
   mapfile -t args < <(/usr/bin/python3 benchmarks/scale_scenario.py "$out/echo/summary.json" "$target")
   args+=(--set workload.synthetic.days=30)
   read -r jobs seconds mb < <(measure "${args[@]}")
