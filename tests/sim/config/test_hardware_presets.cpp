@@ -78,12 +78,12 @@ TEST_CASE("hardware presets: a DGX H100 cluster's GPUs set the step model's peak
   CHECK(pod.compute_nics == 8);
   CHECK(pod.nic_bandwidth_Gbps == 400);
   CHECK(pod.fabric.wiring == FabricWiring::Rail);
-  CHECK(pod.gpu.peak(Precision::Fp8) == 1979);
-  // bf16 is the default precision; its dense peak is half the datasheet's "with sparsity" 1,979.
+  CHECK(pod.gpu.peak(Precision::Fp8) == 1978.9);
+  // bf16 is the default precision; its dense peak is half NVIDIA's "with sparsity" 1,978.9.
   CHECK(s.checkpoint.precision == Precision::Bf16);
-  CHECK(s.checkpoint.peak_tflops_per_gpu == 989.5);
-  CHECK(s.power.gpu_idle_w == 105);
-  CHECK(s.power.gpu_io_w == 105);
+  CHECK(s.checkpoint.peak_tflops_per_gpu == 989.4);
+  CHECK(s.power.gpu_idle_w == 70);
+  CHECK(s.power.gpu_io_w == 70);
   CHECK(s.power.gpu_busy_w == 402);
   CHECK(s.power.node_base_w == 1366);
 
@@ -99,7 +99,7 @@ TEST_CASE("hardware presets: what the scenario gives wins, and the A100 presets 
            WORKLOAD);
   CHECK(given.checkpoint.peak_tflops_per_gpu == 700);
   CHECK(given.power.gpu_busy_w == 500);
-  CHECK(given.power.gpu_idle_w == 105); // not given: the hardware's
+  CHECK(given.power.gpu_idle_w == 70); // not given: the hardware's
 
   const Scenario acme = load("cluster: {preset: acme}\n" + WORKLOAD);
   CHECK(acme.checkpoint.peak_tflops_per_gpu == 312);
@@ -116,7 +116,7 @@ TEST_CASE("hardware presets: pods that disagree on a figure left to them, or GPU
   // One error per figure the pods disagree on and the scenario leaves to them.
   REQUIRE(errors.size() == hardware_defaults().size());
   CHECK(errors[0].key == "checkpoint.peak_tflops_per_gpu");
-  CHECK_THAT(errors[0].message, Contains("pods 'kalos' and 'dgx-h100' differ in gpu.peak_tflops (312 and 989.5)") &&
+  CHECK_THAT(errors[0].message, Contains("pods 'kalos' and 'dgx-h100' differ in gpu.peak_tflops (312 and 989.4)") &&
                                     Contains("give checkpoint.peak_tflops_per_gpu"));
   CHECK(errors[0].where == "test.yaml:2:3");
   // Given, they load.
