@@ -78,9 +78,15 @@ struct ComponentFailureSpec {
   DurationDistribution replacement_time;
 };
 
+// The sourced failure models a scenario starts from (`failures.model`), each calibrated to one
+// published report: Acme's A100 classes at Meta RSC-1's node rate, and Llama 3 405B's H100 run.
+enum class FailurePreset : std::uint8_t { Acme, Llama3 };
+constexpr auto enum_names(FailurePreset) { return names_in_order<FailurePreset>("acme", "llama3"); }
+
 struct FailureSpec {
   enum class Source : std::uint8_t { None, Model, Recorded };
   Source source = Source::None;
+  FailurePreset preset = FailurePreset::Acme; // Model: the defaults it started from
 
   // Model: indexed by Component.
   std::array<ComponentFailureSpec, enum_values<Component>().size()> components{};
@@ -105,5 +111,11 @@ struct FailureSpec {
 // Defaults (sourced in docs/failures.md): the model, components and detection delays that
 // `failures: {model: acme}` starts from.
 FailureSpec acme_failure_defaults();
+// `failures: {model: llama3}`: Llama 3 405B's 54-day report on 16,384 H100 GPUs (2,048 nodes;
+// arXiv 2407.21783, Table 5), its hardware and network interruptions as per-component rates;
+// repair, detection and correlation as acme's (docs/failures.md).
+FailureSpec llama3_failure_defaults();
+// The defaults of one preset.
+FailureSpec failure_defaults(FailurePreset preset);
 
 } // namespace acmesim

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <unordered_set>
 
 namespace acmesim {
@@ -23,14 +24,41 @@ constexpr NumberRange NODE_RATE_MULTIPLIER{0, false, physical::RATE_MULTIPLIER.m
 // A week bounds any plausible detection delay.
 constexpr double MAX_DETECTION_S = 7 * 24 * 3600;
 
-// What `failures.model` names: the sourced model, or none (which still checks the other keys,
-// so that `--set failures.model=none` switches a tuned model off without editing it).
-enum class FailureModel : std::uint8_t { Acme, None };
-constexpr auto enum_names(FailureModel) { return names_in_order<FailureModel>("acme", "none"); }
+// What `failures.model` names: a sourced model (FailurePreset), or none (which still checks the
+// other keys, so that `--set failures.model=none` switches a tuned model off without editing it).
+const char* const NO_MODEL = "none";
+
+std::vector<std::string> model_names()
+{
+  std::vector<std::string> names = enum_name_vector<FailurePreset>();
+  names.push_back(NO_MODEL);
+  return names;
+}
 
 // The two keys of which a section names exactly one: they decide what the others mean.
 const char* const MODEL = "model";
 const char* const RECORDED = "recorded";
+
+// The model `failures.model` names: `ok` false after reporting a name that is none of them, and
+// no preset for none.
+struct NamedModel {
+  bool ok = false;
+  std::optional<FailurePreset> preset;
+};
+
+NamedModel read_model(MapReader& m)
+{
+  std::string name;
+  if (!m.read(MODEL, name))
+    return {};
+  if (name == NO_MODEL)
+    return {true, std::nullopt};
+  if (const auto preset = parse_enum<FailurePreset>(name))
+    return {true, *preset};
+  m.checker().error(*m.get(MODEL), m.key_of(MODEL),
+                    fmt::format("unknown failure model; valid models: {}", fmt::join(model_names(), ", ")));
+  return {};
+}
 
 // `node_rate_multipliers: {seren-n5: 20}`: node names, checked against the cluster later.
 bool read_multipliers(ConfigChecker& checker, const ConfigNode& node, const std::string& key, F& spec)
@@ -97,8 +125,9 @@ const KeyTable<F>& detection_keys()
 const KeyTable<F>& failure_keys()
 {
   static const KeyTable<F> keys({
-      {ConfigKey<F>(choice_doc(MODEL, enum_name_vector<FailureModel>(),
-                               "acme: the sourced failure model, tuned by the keys below; none: no failures"),
+      {ConfigKey<F>(choice_doc(MODEL, model_names(),
+                               "the sourced failure model the keys below tune: acme (Acme's A100 classes at Meta "
+                               "RSC-1's rate) or llama3 (Llama 3 405B's H100 run); none: no failures"),
                     {}, {}) // read by read_failures, with `recorded`
            .default_is("set one of model and recorded"),
        ConfigKey<F>(other_doc(RECORDED, "path", "a readable file",
@@ -131,7 +160,7 @@ bool one_source(ConfigChecker& checker, const MapReader& m)
   else if (!m.get(MODEL) && !m.get(RECORDED))
     checker.error(m.node()->where, "failures", "",
                   fmt::format("expected failures.model ({}) or failures.recorded (a failure list file)",
-                              fmt::join(enum_name_vector<FailureModel>(), " or ")));
+                              fmt::join(model_names(), " or ")));
   else
     return true;
   return false;
@@ -146,20 +175,22 @@ FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node)
     return F{};
   // Detection delays apply to recorded failures too, so both sources start from the defaults.
   F spec = acme_failure_defaults();
-  FailureModel model = FailureModel::Acme;
+  bool none = false;
   if (m.get(RECORDED)) {
     spec.source = F::Source::Recorded;
     read_recorded(m, spec);
     for (const auto& name : model_keys().names())
       if (const ConfigNode* n = m.get(name))
         checker.error(*n, m.key_of(name), "applies only to failures.model (a recorded list replaces the model)");
-  } else if (m.read(MODEL, model)) {
+  } else if (const NamedModel model = read_model(m); model.ok) {
+    none = !model.preset;
+    spec = failure_defaults(model.preset.value_or(FailurePreset::Acme));
     model_keys().read(m, spec);
   } else {
     return F{};
   }
   detection_keys().read(m, spec);
-  return model == FailureModel::None ? F{} : spec;
+  return none ? F{} : spec;
 }
 
 void check_failures_against_topology(const FailureSpec& spec, const Topology& topology, const std::string& source,
@@ -183,14 +214,14 @@ void check_failures_against_topology(const FailureSpec& spec, const Topology& to
 template <> Json section_echo(const FailureSpec& spec)
 {
   if (spec.source == F::Source::None)
-    return Json{{MODEL, echo_value(FailureModel::None)}};
+    return Json{{MODEL, NO_MODEL}};
   if (spec.source == F::Source::Recorded) {
     // Detection delays apply to a recorded list too: the echo must carry them to reproduce the run.
     Json json{{RECORDED, fs::path(spec.recorded_path).filename().string()}};
     json.update(detection_keys().echo(spec));
     return json;
   }
-  Json json{{MODEL, echo_value(FailureModel::Acme)}};
+  Json json{{MODEL, echo_value(spec.preset)}};
   json.update(model_keys().echo(spec));
   json.update(detection_keys().echo(spec));
   return json;

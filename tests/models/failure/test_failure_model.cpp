@@ -168,6 +168,42 @@ TEST_CASE("acme defaults: 6.5 node failures per 1000 node-days, HPN leaf rate, s
   CHECK(spec.detection_s[static_cast<std::size_t>(FailureCategory::CudaError)] == 60);
 }
 
+TEST_CASE("llama3 defaults: a 2,048-node job meets Llama 3 405B's 363 hardware and network interruptions in 54 days")
+{
+  const FailureSpec spec = llama3_failure_defaults();
+  CHECK(spec.preset == FailurePreset::Llama3);
+  const auto component = [&](Component c) -> const ComponentFailureSpec& {
+    return spec.components[static_cast<std::size_t>(c)];
+  };
+  // Table 5's counts over the job's 2,048 x 54 x 24 node-hours, worked out by hand.
+  const double node_hours = 2048.0 * 54 * 24;
+  CHECK(component(Component::Gpu).time_between_failures.mean() / HOUR == Approx(node_hours * 8 / 268));
+  CHECK(component(Component::Node).time_between_failures.mean() / HOUR == Approx(node_hours / 46));
+  CHECK(component(Component::Nic).time_between_failures.mean() / HOUR == Approx(node_hours / 49));
+  double expected = 0;
+  for (const Component c : {Component::Node, Component::Gpu, Component::Nic})
+    expected += (c == Component::Gpu ? 8 : 1) * 2048 * 54 * 24 * HOUR / component(c).time_between_failures.mean();
+  CHECK(expected == Approx(363));
+  for (const Component off : {Component::NvLink, Component::LeafSwitch, Component::Storage})
+    CHECK_FALSE(component(off).enabled);
+  CHECK(component(Component::Gpu).categories ==
+        std::vector<std::pair<FailureCategory, double>>{{FailureCategory::CudaError, 177.0 / 268},
+                                                       {FailureCategory::EccError, 91.0 / 268}});
+  CHECK(component(Component::Nic).categories ==
+        std::vector<std::pair<FailureCategory, double>>{{FailureCategory::NetworkError, 42.0 / 49},
+                                                       {FailureCategory::NcclTimeout, 7.0 / 49}});
+
+  // Drawn on 2,048 nodes of 8 GPUs for 54 days, without correlated neighbours: 363 expected, a
+  // Poisson count whose standard deviation is 19; a rate off by a fifth would fall outside.
+  FailureSpec drawn = spec;
+  drawn.neighbour_probability = 0;
+  FailureModel model(drawn, make_topology(2048, 32), 11);
+  const auto events = until(model, 54 * 24 * HOUR);
+  CHECK(events.size() > 363 - 4 * 19);
+  CHECK(events.size() < 363 + 4 * 19);
+  CHECK(failure_defaults(FailurePreset::Acme).preset == FailurePreset::Acme);
+}
+
 TEST_CASE("the same seed gives the same failures and another seed different ones")
 {
   const Topology topo = make_topology();

@@ -1,5 +1,6 @@
 // The `failures:` section: defaults, overrides, recorded lists and the diagnostics of bad input.
 #include "models/common/InputError.hpp"
+#include "sim/config/FailureSection.hpp"
 #include "sim/config/ScenarioLoader.hpp"
 
 #include "tests/support/InputErrors.hpp"
@@ -82,6 +83,14 @@ TEST_CASE("failures: absent means none, model acme means the defaults, model non
         defaults.components[1].time_between_failures.mean());
   CHECK(acme.failures.detection_s == defaults.detection_s);
   CHECK(acme.failures.neighbour_probability == defaults.neighbour_probability);
+  // llama3 starts from its own defaults, which the keys below tune as acme's; the echo names it.
+  const Scenario llama3 = load("failures: {model: llama3, components: {gpu: {reboot_share: 0.5}}}\n");
+  CHECK(llama3.failures.preset == FailurePreset::Llama3);
+  CHECK(comp(llama3, Component::Gpu).time_between_failures.mean() ==
+        llama3_failure_defaults().components[1].time_between_failures.mean());
+  CHECK(comp(llama3, Component::Gpu).reboot_share == 0.5);
+  CHECK_FALSE(comp(llama3, Component::NvLink).enabled);
+  CHECK(section_echo(llama3.failures)["model"] == "llama3");
   // none still checks, then switches failures off.
   CHECK(load("failures: {model: none, lemon_nodes: 2}\n").failures.source == FailureSpec::Source::None);
 }
@@ -161,6 +170,7 @@ TEST_CASE("failures: model and recorded are exclusive, one is required, names ar
   const Diagnostic model = single_error("failures: {model: meta}\n");
   CHECK(model.key == "failures.model");
   CHECK(model.value == "meta");
+  CHECK(model.message == "unknown failure model; valid models: acme, llama3, none");
   const Diagnostic missing = single_error("failures: {recorded: nowhere.csv}\n", dir.path.string());
   CHECK(missing.key == "failures.recorded");
   CHECK_THAT(missing.message, Contains("not found"));
