@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
+#include <utility>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -201,9 +203,15 @@ LinkLoads::LinkLoads(const Platform& platform, double nic_window_s, Trains train
 {
   impl_->nic_window_s = nic_window_s;
   impl_->trains = std::move(trains);
-  std::vector<sg4::Link*> all = sg4::Engine::get_instance()->get_all_links();
-  std::sort(all.begin(), all.end(), [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
-  for (sg4::Link* link : all) {
+  // By name, for an order that does not depend on addresses. Each name is read once: the sort's
+  // comparisons through Link::get_name were a fifth of building a 100,000-GPU ecmp platform.
+  std::vector<std::pair<std::string_view, sg4::Link*>> all;
+  for (sg4::Link* link : sg4::Engine::get_instance()->get_all_links())
+    all.emplace_back(link->get_name(), link);
+  std::sort(all.begin(), all.end());
+  impl_->index.reserve(all.size());
+  impl_->links.reserve(all.size());
+  for (const auto& [name, link] : all) {
     impl_->index.emplace(link, impl_->links.size());
     Tracked& tracked = impl_->links.emplace_back();
     tracked.link = link;
