@@ -110,9 +110,8 @@ std::vector<ConfigKey<C>> training_keys()
       value_key("precision", &C::precision,
                 "the number format training computes in: the cluster's GPUs' peak in it (cluster gpu.peak_tflops) "
                 "is the step model's, unless peak_tflops_per_gpu is given"),
-      number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, physical::TFLOPS, "TFLOP/s",
-                 "peak dense throughput of one GPU")
-          .default_is(hardware_default_doc("checkpoint", "peak_tflops_per_gpu")),
+      from_hardware("checkpoint", number_key("peak_tflops_per_gpu", &C::peak_tflops_per_gpu, physical::TFLOPS,
+                                             "TFLOP/s", "peak dense throughput of one GPU")),
       number_key("mfu", &C::mfu, physical::UTILISATION, NO_UNIT, "model FLOPs utilisation"),
       number_key("tokens_per_step", &C::tokens_per_step, physical::TOKENS, "tokens",
                  "tokens of one training step"),

@@ -7,6 +7,7 @@
 // do not, the scenario must give it, and is told so.
 #include "sim/config/Scenario.hpp"
 #include "sim/keys/CheckedReader.hpp"
+#include "sim/keys/ConfigKey.hpp"
 
 #include <string>
 #include <vector>
@@ -22,9 +23,17 @@ struct HardwareDefault {
 // The keys apply_hardware_defaults fills, in its order.
 const std::vector<HardwareDefault>& hardware_defaults();
 
-// The reference's default for one of them: "the cluster's gpu.idle_w (A100: 60)", the figure of the
-// A100 nodes every pod has unless it says otherwise.
+// The reference's default for one of them: "the cluster's gpu.idle_w (A100 nodes: 60)", the figure
+// of the A100 nodes every pod has unless it says otherwise.
 std::string hardware_default_doc(const std::string& section, const std::string& key);
+
+// `key` of `section`, one of hardware_defaults(), declared with that default in the reference.
+template <typename Spec>
+ConfigKey<Spec> from_hardware(const std::string& section, ConfigKey<Spec> key)
+{
+  std::string doc = hardware_default_doc(section, key.name());
+  return std::move(key).default_is(std::move(doc));
+}
 
 // Fills each of them the scenario's text (`top`, the file's top-level map) does not give from the
 // pods of scenario.cluster; reports pods that disagree, or GPUs without the chosen precision, at
