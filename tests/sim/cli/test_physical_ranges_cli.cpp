@@ -46,6 +46,7 @@ TEST_CASE("physical ranges: platforms and campaigns beyond what this machine can
   CHECK(hashed.exit_code == 2);
   CHECK_THAT(hashed.err, Catch::Contains("platform would need about 28 GB") && Catch::Contains("at most 16 GB"));
   const auto pooled = run_acmesim("validate configs/default-scenario.yaml --set " + pod + "pooled}}'");
+  CHECK(pooled.exit_code == 0);
   CHECK_THAT(pooled.err, !Catch::Contains("platform would need"));
   std::string campaigns = "[0";
   for (int i = 1; i <= 10000; ++i)
