@@ -77,6 +77,10 @@ struct PodSpec {
   int cpus_per_node = 128;
   std::string gpu_model = "A100-SXM4-80GB";
   double nvlink_bandwidth_GBps = 300; // per GPU, each way, through NVSwitch
+  // Consecutive nodes whose GPUs share one NVLink domain: 1 where NVLink stops at the node (DGX,
+  // HGX), 18 for a GB200 NVL72 rack of 4-GPU compute trays. A domain never straddles two leaves.
+  // Training traffic inside a domain stays on NVLink (models/cluster/RingLayout).
+  int nvlink_domain_nodes = 1;
   int compute_nics = 1;               // IB NICs per node toward the compute fabric
   int storage_nics = 0;               // dedicated storage NICs (0: storage shares the compute NICs)
   double nic_bandwidth_Gbps = 200;    // per NIC
@@ -140,6 +144,8 @@ inline double storage_nic_Gbps(const PodSpec& pod)
 {
   return pod.storage_nic_bandwidth_Gbps > 0 ? pod.storage_nic_bandwidth_Gbps : pod.nic_bandwidth_Gbps;
 }
+// GPUs of one full NVLink domain of the pod.
+inline int nvlink_domain_gpus(const PodSpec& pod) { return pod.gpus_per_node * pod.nvlink_domain_nodes; }
 // Bytes per second of a node's cable to its leaf switch (all its compute NICs) and of its cable to
 // the storage network (all its storage NICs; 0 without them). The topology gives the platform
 // these bandwidths.

@@ -57,6 +57,8 @@ void validate(const ClusterSpec& spec)
             "must be >= 0");
     require(fabric.oversubscription > 0, "fabric.oversubscription", format_number(fabric.oversubscription),
             "must be > 0 (downlink ports per uplink port of a leaf)");
+    require(pod.nvlink_domain_nodes >= 1, "nvlink_domain_nodes", std::to_string(pod.nvlink_domain_nodes),
+            "must be >= 1 (1: NVLink stops at the node)");
     require(fabric.nodes_per_leaf >= 0, "fabric.nodes_per_leaf", std::to_string(fabric.nodes_per_leaf),
             "must be >= 0 (0 derives it from the leaf radix)");
     // Pooled uplinks spread traffic as a fluid: flows toward a peer would change nothing.
@@ -80,6 +82,14 @@ void validate(const ClusterSpec& spec)
              std::to_string(nodes_per_leaf) + " nodes of " + std::to_string(nics_on_switch) +
                  " NICs a switch leave no uplink on a " + std::to_string(fabric.leaf_radix) +
                  "-port leaf: at most " + std::to_string((fabric.leaf_radix - 1) / nics_on_switch) + " nodes per leaf");
+      continue;
+    }
+    // Placement packs a domain under one leaf and a ring leaves it over its nodes' NICs together:
+    // a domain split between leaves would be neither.
+    if (pod.nvlink_domain_nodes > 1 && nodes_per_leaf % pod.nvlink_domain_nodes != 0) {
+      report(prefix + "nvlink_domain_nodes", std::to_string(pod.nvlink_domain_nodes),
+             "an NVLink domain must not straddle two leaves: the " + std::to_string(nodes_per_leaf) +
+                 " nodes of a leaf must be a multiple of it (set fabric.nodes_per_leaf)");
       continue;
     }
     const int leaves = derived_leaves(pod);
@@ -144,6 +154,7 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
                         graph_);
 
     first_node_of_pod_.push_back(static_cast<NodeId>(node_vertex_.size()));
+    const std::uint32_t first_domain = domain_of_node_.empty() ? 0 : domain_of_node_.back() + 1;
     for (int i = 0; i < pod.nodes; ++i) {
       const auto node = static_cast<NodeId>(node_vertex_.size());
       const int local_leaf = i / nodes_per_leaf;
@@ -153,6 +164,7 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
       node_vertex_.push_back(v);
       pod_of_node_.push_back(pod_index);
       leaf_of_node_.push_back(leaf);
+      domain_of_node_.push_back(first_domain + static_cast<std::uint32_t>(i / pod.nvlink_domain_nodes));
       nodes_of_leaf_[leaf].push_back(node);
       // All compute NICs of a node land on the same leaf: one cable of their summed bandwidth.
       boost::add_edge(v, leaf_vertex_[leaf],

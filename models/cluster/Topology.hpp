@@ -53,6 +53,9 @@ public:
   const std::vector<NodeId>& nodes_of_leaf(LeafId leaf) const { return nodes_of_leaf_[leaf]; }
   const std::vector<LeafId>& leaves_of_pod(int pod) const { return leaves_of_pod_[pod]; }
   const std::string& node_name(NodeId node) const { return graph_[node_vertex_[node]].name; }
+  // The NVLink domain a node's GPUs belong to, dense over the cluster: a node's own where NVLink
+  // stops at the node (PodSpec::nvlink_domain_nodes).
+  std::uint32_t nvlink_domain_of(NodeId node) const { return domain_of_node_[node]; }
 
   TopologyGraph::vertex_descriptor node_vertex(NodeId node) const { return node_vertex_[node]; }
   TopologyGraph::vertex_descriptor leaf_vertex(LeafId leaf) const { return leaf_vertex_[leaf]; }
@@ -78,6 +81,7 @@ private:
   int total_gpus_ = 0;
   std::vector<int> pod_of_node_;
   std::vector<LeafId> leaf_of_node_;
+  std::vector<std::uint32_t> domain_of_node_;
   std::vector<int> pod_of_leaf_;
   std::vector<std::vector<NodeId>> nodes_of_leaf_;
   std::vector<std::vector<LeafId>> leaves_of_pod_;

@@ -187,6 +187,9 @@ const KeyTable<PodSpec>& pod_keys()
       value_key("gpu_model", &P::gpu_model, "the GPU model's name (reported, not modelled)"),
       number_key("nvlink_bandwidth_GBps", &P::nvlink_bandwidth_GBps, physical::BANDWIDTH, "GB/s",
                  "NVLink bandwidth per GPU, each way, through NVSwitch"),
+      number_key("nvlink_domain_nodes", &P::nvlink_domain_nodes, integer_between(1, 1024), "nodes",
+                 "consecutive nodes whose GPUs share one NVLink domain (1: NVLink stops at the node; "
+                 "GB200 NVL72: 18 trays); training traffic inside a domain stays off the NICs"),
       number_key("compute_nics", &P::compute_nics, integer_between(1, 64), "NICs",
                  "InfiniBand NICs per node toward the compute fabric"),
       number_key("storage_nics", &P::storage_nics, integer_between(0, 64), "NICs",

@@ -26,7 +26,9 @@ struct PlatformRings::Impl {
   const Platform* platform;
   std::function<void()> changed;
   struct Ring {
-    std::size_t flows_per_hop = 1; // one per flow host pair under ecmp routing (PlatformBuilder.hpp)
+    // Flows of a domain's traffic: one per flow host pair under ecmp routing (PlatformBuilder.hpp),
+    // on each lane (RingLayout).
+    std::size_t flows_per_hop = 1;
     Burst burst;                   // of one of its flows
     RingLoad load;                 // the links its flows cross, with how many of them (trains point at it)
     double flow_demand = 0; // a flow's mean demand, in SimGrid's bandwidth units (a bound's)
@@ -176,21 +178,22 @@ void PlatformRings::other_flow_started(const StartedFlow& flow)
   d.others.push_back(Impl::OtherFlow{flow.comm, flow.action, route});
 }
 
-void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraffic& traffic)
+void PlatformRings::open(JobId job, const RingLayout& layout, const RingTraffic& traffic)
 {
-  const auto& parts = allocation.parts;
-  if (parts.size() < 2)
-    throw std::logic_error("a ring needs two nodes");
+  if (layout.hops.empty())
+    throw std::logic_error("a ring needs a hop across the fabric");
   Impl& d = *impl_;
   const auto [it, added] = d.rings.try_emplace(job);
   if (!added)
     throw std::logic_error("job " + std::to_string(job) + " already has a ring");
   Impl::Ring& ring = it->second;
   const Platform& platform = *d.platform;
-  // A hop travels in as many flows as both its ends open toward a peer, each a share of its bytes.
-  ring.flows_per_hop = platform.flows_of(parts.front().node);
-  for (const auto& part : parts)
-    ring.flows_per_hop = std::min(ring.flows_per_hop, platform.flows_of(part.node));
+  // A hop travels in as many flows as both its ends open toward a peer, and a domain's traffic in
+  // that many on each of its lanes, each flow a share of the domain's bytes.
+  std::size_t endpoints = platform.flows_of(layout.hops.front().from);
+  for (const RingHop& hop : layout.hops)
+    endpoints = std::min({endpoints, platform.flows_of(hop.from), platform.flows_of(hop.to)});
+  ring.flows_per_hop = endpoints * static_cast<std::size_t>(layout.lanes);
   const auto per_flow = static_cast<double>(ring.flows_per_hop);
   ring.burst = traffic.burst;
   ring.burst.critical_bytes /= per_flow;
@@ -201,10 +204,10 @@ void PlatformRings::open(JobId job, const Allocation& allocation, const RingTraf
   // By link: the ring's flows on it. Its acknowledgements load nothing: the ring's efficiency is
   // NCCL's measured bus bandwidth, every overhead of the wire included.
   std::map<std::size_t, int> flows;
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    for (std::size_t flow = 0; flow < ring.flows_per_hop; ++flow) {
-      const sg4::Host* from = platform.flow_endpoint(parts[i].node, flow);
-      const sg4::Host* to = platform.flow_endpoint(parts[(i + 1) % parts.size()].node, flow);
+  for (const RingHop& hop : layout.hops)
+    for (std::size_t flow = 0; flow < endpoints; ++flow) {
+      const sg4::Host* from = platform.flow_endpoint(hop.from, flow);
+      const sg4::Host* to = platform.flow_endpoint(hop.to, flow);
       for (const std::size_t l : d.routes.route(from, to))
         ++flows[l];
     }

@@ -1,7 +1,7 @@
 #pragma once
-// RingService on the SimGrid platform. A job's ring is a flow from each of its nodes to the next
-// (under ECMP routing, one per flow endpoint of the two nodes, each with its share of the hop's
-// bytes: PlatformBuilder.hpp), routed on the platform but not started there: what a ring gets
+// RingService on the SimGrid platform. A job's ring is a flow for each hop of its layout (each lane
+// of a domain to the same lane of the next; under ECMP routing, one per flow endpoint of the two
+// nodes), each with its share of a domain's bytes (PlatformBuilder.hpp, RingLayout.hpp), routed on the platform but not started there: what a ring gets
 // while it sends is solved link by link over the links its flows cross (models/network/
 // FabricSharing), each link's capacity as a ring's flow alone gets it, shared among the bursts of the
 // rings on it and the other flows on it (storage, read from their SimGrid actions) as steady
@@ -57,7 +57,7 @@ public:
   // crosses with the rings' bursts while it runs.
   void other_flow_started(const StartedFlow& flow);
 
-  void open(JobId job, const Allocation& allocation, const RingTraffic& traffic) override;
+  void open(JobId job, const RingLayout& layout, const RingTraffic& traffic) override;
   void close(JobId job) override;
   // A paused ring sends nothing and holds nothing: it keeps its routes for when it resumes.
   void pause(JobId job) override;

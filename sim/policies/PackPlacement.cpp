@@ -9,10 +9,45 @@ namespace acmesim {
 
 const Registration pack_placement(
     placement_registry(),
-    {"pack", "fewest leaf switches, then fewest nodes; best-fit node for jobs within one node", {}},
+    {"pack", "fewest leaf switches, then fewest NVLink domains; best-fit node for jobs within one node", {}},
     [](const PolicyParams&, std::uint64_t) { return std::make_unique<PackPlacement>(); });
 
 namespace {
+
+// Free nodes (ascending) in the order a packed job takes `count` of them. Where NVLink spans several
+// nodes, the job should span as few domains as it can: first the domain that holds it alone with
+// the fewest free nodes, else the domains with the most free nodes first. One node a domain: as given.
+std::vector<NodeId> by_nvlink_domain(const Topology& topo, std::vector<NodeId> nodes, int count)
+{
+  if (nodes.empty() || topo.spec().pods[static_cast<std::size_t>(topo.pod_of(nodes.front()))].nvlink_domain_nodes == 1)
+    return nodes;
+  struct Run {
+    std::size_t begin = 0, end = 0;
+    std::size_t size() const { return end - begin; }
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (i == 0 || topo.nvlink_domain_of(nodes[i]) != topo.nvlink_domain_of(nodes[i - 1]))
+      runs.push_back({i, i + 1});
+    else
+      runs.back().end = i + 1;
+  const auto wanted = static_cast<std::size_t>(count);
+  const auto best = std::min_element(runs.begin(), runs.end(), [wanted](const Run& a, const Run& b) {
+    const bool a_holds = a.size() >= wanted, b_holds = b.size() >= wanted;
+    return a_holds != b_holds ? a_holds : a_holds && a.size() < b.size();
+  });
+  if (best->size() >= wanted)
+    std::rotate(runs.begin(), best, best + 1);
+  else
+    std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.size() > b.size(); });
+  std::vector<NodeId> ordered;
+  ordered.reserve(nodes.size());
+  for (const Run& run : runs)
+    ordered.insert(ordered.end(), nodes.begin() + static_cast<std::ptrdiff_t>(run.begin),
+                   nodes.begin() + static_cast<std::ptrdiff_t>(run.end));
+  return ordered;
+}
+
 // Whole nodes from as few leaves as possible: the best-fitting single leaf if one suffices,
 // otherwise the fullest leaves first. Returns the chosen nodes (empty if the pod lacks them).
 std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int count, int& leaves_used)
@@ -34,7 +69,7 @@ std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int c
   }
   std::vector<NodeId> chosen;
   if (best_single_free != std::numeric_limits<int>::max()) {
-    auto nodes = wholly_free_nodes(cluster, best_single);
+    auto nodes = by_nvlink_domain(topo, wholly_free_nodes(cluster, best_single), count);
     chosen.assign(nodes.begin(), nodes.begin() + count);
     leaves_used = 1;
     return chosen;
@@ -44,7 +79,7 @@ std::vector<NodeId> pack_whole_nodes(const ClusterState& cluster, int pod, int c
   });
   leaves_used = 0;
   for (LeafId leaf : leaves) {
-    for (NodeId node : wholly_free_nodes(cluster, leaf)) {
+    for (NodeId node : by_nvlink_domain(topo, wholly_free_nodes(cluster, leaf), count - static_cast<int>(chosen.size()))) {
       chosen.push_back(node);
       if (static_cast<int>(chosen.size()) == count)
         break;

@@ -5,8 +5,9 @@
 
 namespace acmesim {
 
-// Fewest leaf switches, then fewest nodes. Jobs within one node go to the best-fitting node
-// (fewest free GPUs that still fit, lowest id), keeping whole nodes free for large jobs.
+// Fewest leaf switches, then fewest NVLink domains (PodSpec::nvlink_domain_nodes), then fewest
+// nodes. Jobs within one node go to the best-fitting node (fewest free GPUs that still fit, lowest
+// id), keeping whole nodes free for large jobs.
 class PackPlacement final : public PlacementPolicy {
 public:
   Allocation place(const ClusterState& cluster, int gpus) override;

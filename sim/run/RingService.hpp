@@ -1,11 +1,13 @@
 #pragma once
-// What the run asks of the engine for the traffic of training jobs: while a job on several nodes
-// trains, a ring of flows over its nodes (node i to node i+1, the last to the first). The job's
+// What the run asks of the engine for the traffic of training jobs: while a job on several NVLink
+// domains trains, a ring of flows over its nodes (models/cluster/RingLayout: node i to node i+1,
+// the last to the first, where each node is a domain of its own). The job's
 // traffic in bursts (its gradient ring once a step) sets what the ring gets while it sends, shared
 // link by link with the other rings' bursts and the storage flows (models/network/FabricSharing),
 // and its mean demand is what storage flows beside it find taken. The engine tells the run when
 // sharing changed (Run::network_changed), and the run then reads what each ring gets. The SimGrid
 // implementation is PlatformRings; the run stays engine-free.
+#include "models/cluster/RingLayout.hpp"
 #include "models/network/BurstSharing.hpp"
 #include "models/workload/Job.hpp"
 #include "sim/policy_api/JobShape.hpp"
@@ -15,8 +17,8 @@
 
 namespace acmesim {
 
-// A ring's traffic: each node's burst per step (its peak: what a flow gets with the fabric to
-// itself) and the mean rate that burst makes on its uncontended fabric.
+// A ring's traffic: each domain's burst per step, all its lanes together (its peak: what they get
+// with the fabric to themselves), and the mean rate that burst makes on its uncontended fabric.
 struct RingTraffic {
   Burst burst;
   double mean_Bps = 0;
@@ -25,7 +27,8 @@ struct RingTraffic {
 class RingService {
 public:
   virtual ~RingService() = default;
-  virtual void open(JobId job, const Allocation& allocation, const RingTraffic& traffic) = 0;
+  // `layout` has at least one hop.
+  virtual void open(JobId job, const RingLayout& layout, const RingTraffic& traffic) = 0;
   virtual void close(JobId job) = 0;
   // The job stops sending for a while (a checkpoint) and sends again on the same nodes: its ring
   // stays in place, carrying nothing, so that a pause costs no new flows.

@@ -3,6 +3,7 @@
 #include "models/checkpoint/CheckpointMath.hpp"
 #include "models/cluster/ClusterSpec.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -29,11 +30,31 @@ PodSpec reference_pod(const PodSpec& pod, const NetworkSpec& network)
 
 double nvlink_Bps(const PodSpec& pod) { return pod.nvlink_bandwidth_GBps * 1e9; }
 
-// What a ring of the pod's nodes gets with the fabric to itself: its NICs together at the
-// calibrated network efficiency (Collectives' network_pace).
-double ring_peak_Bps(const PodSpec& pod, const CollectiveCalibration& calibration)
+// What a ring of the pod's nodes gets per domain with the fabric to itself: the NICs of its
+// `lanes` nodes together at the calibrated network efficiency (Collectives' network_pace).
+double ring_peak_Bps(const PodSpec& pod, const CollectiveCalibration& calibration, int lanes)
 {
-  return network_pace(calibration, compute_cable_Bps(pod)).busbw_Bps;
+  return lanes * network_pace(calibration, compute_cable_Bps(pod)).busbw_Bps;
+}
+
+std::vector<NodeId> nodes_of(const Allocation& allocation)
+{
+  std::vector<NodeId> nodes;
+  nodes.reserve(allocation.parts.size());
+  for (const auto& part : allocation.parts)
+    nodes.push_back(part.node);
+  return nodes;
+}
+
+// The GPUs the step model counts as one NVLink domain of the job: a node's where NVLink stops at
+// the node (the layout of CommProfile.hpp: TP within a node), else the job's GPUs spread over the
+// domains it spans.
+int domain_gpus(const PodSpec& pod, const Job& job, const RingLayout& layout)
+{
+  if (pod.nvlink_domain_nodes == 1)
+    return pod.gpus_per_node;
+  const int domains = std::max(1, layout.domains);
+  return std::min(nvlink_domain_gpus(pod), (job.gpus + domains - 1) / domains);
 }
 
 } // namespace
@@ -55,16 +76,18 @@ TrainingSpeeds::Ring TrainingSpeeds::ring_of(JobId id) const
   // Collectives are timed as the collective model times them, on the reference fabric as here.
   const CollectiveCalibration& calibration = setup_.network->collectives;
   const PodSpec ref = reference_pod(pod, *setup_.network);
+  Ring ring;
+  ring.layout = ring_layout(core_.topology, nodes_of(allocation));
   const CollectivePace ref_pace = collective_pace(calibration, nvlink_Bps(ref));
-  const double ref_peak = ring_peak_Bps(ref, calibration);
+  const double ref_peak = ring_peak_Bps(ref, calibration, ring.layout.lanes);
   // The training model's step (its MFU, end to end) is the step on the reference fabric; compute
   // is what that leaves, never faster than max_compute_mfu allows (docs/network.md).
-  const TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus, pod.gpus_per_node};
+  const TrainingStep step{model_params(model, job.gpus), model.tokens_per_step, 0, job.gpus,
+                          domain_gpus(pod, job, ring.layout)};
   const CommProfile profile = comm_profile_for_step(comm, step, step_time_s(model, job.gpus), ref_pace, ref_peak,
                                                     flops_time_s(model, job.gpus, comm.max_compute_mfu));
-  Ring ring;
-  ring.traffic.burst =
-      infiniband_burst(profile, collective_pace(calibration, nvlink_Bps(pod)), ring_peak_Bps(pod, calibration));
+  ring.traffic.burst = infiniband_burst(profile, collective_pace(calibration, nvlink_Bps(pod)),
+                                        ring_peak_Bps(pod, calibration, ring.layout.lanes));
   ring.traffic.mean_Bps = ring.traffic.burst.bytes() / ring.traffic.burst.step_s(ring.traffic.burst.peak_Bps);
   ring.reference_step_s = infiniband_burst(profile, ref_pace, ref_peak).step_s(ref_peak);
   return ring;
@@ -82,9 +105,9 @@ TrainingSpeed TrainingSpeeds::start(JobId id)
     return alone(it->second);
   }
   const Ring ring = ring_of(id);
-  if (ring.traffic.burst.bytes() <= 0)
-    return {alone(ring).slowdown, 0}; // one node: no ring, no bus bandwidth
-  setup_.rings->open(id, core_.holders.allocation(id), ring.traffic);
+  if (ring.traffic.burst.bytes() <= 0 || ring.layout.hops.empty())
+    return {alone(ring).slowdown, 0}; // one NVLink domain: no ring, no bus bandwidth
+  setup_.rings->open(id, ring.layout, ring.traffic);
   rings_.emplace(id, ring);
   return alone(ring);
 }

@@ -51,6 +51,7 @@ public:
 private:
   // The job's traffic on its own fabric, and its step on the reference fabric.
   struct Ring {
+    RingLayout layout;
     RingTraffic traffic;
     double reference_step_s = 0;
     bool paused = false;

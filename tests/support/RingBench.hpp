@@ -72,15 +72,10 @@ private:
   PlatformRings rings_;
 };
 
-inline Allocation whole_nodes(std::vector<NodeId> nodes, int gpus = 8)
-{
-  Allocation allocation;
-  for (NodeId node : nodes)
-    allocation.parts.push_back({node, gpus});
-  return allocation;
-}
+// The ring over `nodes`, each an NVLink domain of its own (node i to node i+1).
+inline RingLayout whole_nodes(const std::vector<NodeId>& nodes) { return node_ring(nodes); }
 
-inline Allocation first_nodes(int count)
+inline RingLayout first_nodes(int count)
 {
   std::vector<NodeId> nodes(static_cast<std::size_t>(count));
   std::iota(nodes.begin(), nodes.end(), NodeId{0});

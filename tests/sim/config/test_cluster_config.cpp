@@ -11,7 +11,7 @@ using Catch::StartsWith;
 
 TEST_CASE("embedded configs list the cluster presets with their summaries")
 {
-  CHECK(cluster_preset_names() == std::vector<std::string>{"acme", "dgx-b200", "dgx-h100", "dgx-h200", "kalos", "seren"});
+  CHECK(cluster_preset_names() == std::vector<std::string>{"acme", "dgx-b200", "dgx-h100", "dgx-h200", "gb200-nvl72", "kalos", "seren"});
   CHECK_THAT(cluster_preset_summary("seren"), StartsWith("Seren: 286 nodes"));
   CHECK_THAT(cluster_preset_summary("acme"), StartsWith("Acme: both clusters"));
   CHECK(cluster_preset_summary("nope").empty());
@@ -156,7 +156,7 @@ TEST_CASE("unknown presets and job types list the valid names")
   REQUIRE(errors.size() == 2);
   CHECK(errors[0].key == "cluster.pods.1.preset");
   CHECK(errors[0].value == "kalso");
-  CHECK_THAT(errors[0].message, Contains("acme, dgx-b200, dgx-h100, dgx-h200, kalos, seren"));
+  CHECK_THAT(errors[0].message, Contains("acme, dgx-b200, dgx-h100, dgx-h200, gb200-nvl72, kalos, seren"));
   CHECK(errors[1].key == "workload.synthetic.types.Training");
   CHECK_THAT(errors[1].message, Contains("Pretrain") && Contains("MLLM"));
 

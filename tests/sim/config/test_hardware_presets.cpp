@@ -92,6 +92,25 @@ TEST_CASE("hardware presets: a DGX H100 cluster's GPUs set the step model's peak
   CHECK(fp8.power.gpu_busy_w == 575);
 }
 
+TEST_CASE("hardware presets: GB200 NVL72 is 4-GPU trays, 18 to an NVLink domain, a rack to a rail group")
+{
+  const Scenario s = load("cluster: {preset: gb200-nvl72}\n" + WORKLOAD);
+  REQUIRE(s.cluster.pods.size() == 1);
+  const PodSpec& pod = s.cluster.pods[0];
+  CHECK(s.cluster.total_gpus() == 576);
+  CHECK(pod.gpus_per_node == 4);
+  CHECK(pod.nvlink_domain_nodes == 18);
+  CHECK(nvlink_domain_gpus(pod) == 72);
+  CHECK(derived_nodes_per_leaf(pod) == 18);
+  CHECK(s.checkpoint.peak_tflops_per_gpu == 2500);
+  CHECK(s.power.gpu_busy_w == 690);
+  // A domain that would straddle two rail groups is refused, with the numbers.
+  const auto straddling = errors_of("cluster: {preset: gb200-nvl72, nvlink_domain_nodes: 12}\n" + WORKLOAD);
+  REQUIRE(straddling.size() == 1);
+  CHECK(straddling[0].key == "cluster.pods.0.nvlink_domain_nodes");
+  CHECK_THAT(straddling[0].message, Contains("must not straddle two leaves") && Contains("the 18 nodes of a leaf"));
+}
+
 TEST_CASE("hardware presets: what the scenario gives wins, and the A100 presets keep Acme's figures")
 {
   const Scenario given =

@@ -50,7 +50,7 @@ constexpr double NCCL_BUSBW_BEST = 96e9;
 
 // Opens an uncapped ring over each node set in turn (alone on the platform), reads its rate one
 // second later and closes it; returns the rates in order.
-std::vector<double> lone_ring_rates(RingBench& bench, const std::vector<Allocation>& rings)
+std::vector<double> lone_ring_rates(RingBench& bench, const std::vector<RingLayout>& rings)
 {
   std::vector<double> rates(rings.size(), -1);
   for (std::size_t i = 0; i < rings.size(); ++i) {

@@ -52,6 +52,29 @@ TEST_CASE("pack takes whole nodes from as few leaf switches as possible")
   CHECK(pack.place(state, 12).gpus_held() == 16);
 }
 
+TEST_CASE("pack keeps a job within as few NVLink domains as it can")
+{
+  // Eight nodes on one leaf, NVLink domains of two: {0, 1}, {2, 3}, {4, 5}, {6, 7}.
+  ClusterSpec cluster = tiny_cluster(8, 8);
+  cluster.pods[0].nvlink_domain_nodes = 2;
+  const Topology topo(cluster);
+  ClusterState state(topo);
+  state.take(on(0, 1)); // domain {0, 1} keeps one wholly free node
+  state.take(on(4, 1)); // and so does {4, 5}
+  PackPlacement pack;
+  // Two nodes: the first domain wholly free ({2, 3}), not the first two free nodes (1, 2).
+  CHECK(nodes_of(pack.place(state, 16)) == std::vector<NodeId>{2, 3});
+  // One node: the domain with the fewest free nodes that holds it ({0, 1}).
+  CHECK(nodes_of(pack.place(state, 8)) == std::vector<NodeId>{1});
+  // Five nodes span three domains at least: the two whole domains, then the first half-free one.
+  CHECK(nodes_of(pack.place(state, 40)) == std::vector<NodeId>{1, 2, 3, 6, 7});
+  // Where NVLink stops at the node, the first free nodes, as before.
+  const Topology plain(tiny_cluster(8, 8));
+  ClusterState plain_state(plain);
+  plain_state.take(on(0, 1));
+  CHECK(nodes_of(pack.place(plain_state, 16)) == std::vector<NodeId>{1, 2});
+}
+
 TEST_CASE("spread uses the emptiest node and one node per leaf")
 {
   const Topology topo(tiny_cluster(6, 2));
