@@ -54,7 +54,30 @@ double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, i
   return std::min(nodes * node_Bps, storage.bandwidth_GBps * 1e9);
 }
 
-int spine_ports_needed(const PodSpec& pod, int leaves) { return leaves + (pod.storage_nics == 0 ? 1 : 0); }
+int derived_blocks(const PodSpec& pod)
+{
+  const int per_block = pod.fabric.nodes_per_block;
+  return per_block > 0 ? std::max(1, (pod.nodes + per_block - 1) / per_block) : 1;
+}
+
+int leaves_per_block(const PodSpec& pod)
+{
+  return derived_blocks(pod) > 1 ? pod.fabric.nodes_per_block / derived_nodes_per_leaf(pod) : derived_leaves(pod);
+}
+
+int core_ports_per_spine(const PodSpec& pod)
+{
+  if (derived_blocks(pod) == 1)
+    return 0;
+  // The epsilon keeps ratios exact in decimal from rounding up to the port above.
+  const double o = std::max(pod.fabric.core_oversubscription, 1e-9);
+  return std::max(1, static_cast<int>(std::ceil(leaves_per_block(pod) / o - 1e-9)));
+}
+
+int spine_ports_needed(const PodSpec& pod)
+{
+  return leaves_per_block(pod) + core_ports_per_spine(pod) + (pod.storage_nics == 0 ? 1 : 0);
+}
 
 int derived_leaves(const PodSpec& pod)
 {
@@ -66,7 +89,7 @@ int derived_spine_radix(const PodSpec& pod)
 {
   if (pod.fabric.spine_radix > 0)
     return pod.fabric.spine_radix;
-  return std::max(DEFAULT_SPINE_RADIX, spine_ports_needed(pod, derived_leaves(pod)));
+  return std::max(DEFAULT_SPINE_RADIX, spine_ports_needed(pod));
 }
 
 int derived_uplinks_per_leaf(const PodSpec& pod)

@@ -45,6 +45,16 @@ struct FabricSpec {
   // Under ecmp, flows a node opens toward one peer per compute NIC (NCCL's queue pairs per
   // connection, NCCL_IB_QPS_PER_CONNECTION: 1 by default), each hashed on its own.
   int flows_per_nic = 1;
+  // Three tiers: the nodes of one block (0: two tiers, one block). A block is a leaf/spine tree of
+  // its own (what Llama 3 calls a pod: 3,072 GPUs at full bisection, arXiv 2407.21783 §3.3.1), and
+  // spine k of every block is cabled to core plane k, which joins the blocks.
+  int nodes_per_block = 0;
+  // A block spine's ports toward its leaves per port toward the core (1: non-blocking; Llama 3's
+  // "1:7 oversubscription ratio" between pods: 7).
+  double core_oversubscription = 1.0;
+  // Under rail wiring, the rail switches of a rail group: 0, or the compute NICs of a node (one rail
+  // per NIC); any other count is refused, since a NIC per rail is the wiring modelled.
+  int rails = 0;
 };
 
 // Number formats a GPU computes in, for its peak throughput by precision.
@@ -122,19 +132,26 @@ int switches_per_leaf(const PodSpec& pod);
 // node: a leaf switch's downlink ports (radix * o / (1 + o)) divided by the NICs a node has on it,
 // unless nodes_per_leaf is given explicitly.
 int derived_nodes_per_leaf(const PodSpec& pod);
-// Spine ports a two-level tree of `leaves` leaf switches needs: one per leaf, and one toward
-// storage when storage shares the compute NICs.
-int spine_ports_needed(const PodSpec& pod, int leaves);
 // Leaf switches of a pod.
 int derived_leaves(const PodSpec& pod);
+// Blocks of a three-tier pod (1 for two tiers) and the leaves of one (all of them for two tiers).
+int derived_blocks(const PodSpec& pod);
+int leaves_per_block(const PodSpec& pod);
+// Ports of a block spine toward the core: its leaf ports over core_oversubscription, rounded up (0
+// for two tiers).
+int core_ports_per_spine(const PodSpec& pod);
+// Ports a spine needs: one per leaf of its block, those toward the core, and one toward storage
+// when storage shares the compute NICs.
+int spine_ports_needed(const PodSpec& pod);
 // Ports per spine switch: as given, or at least DEFAULT_SPINE_RADIX and enough for every leaf
 // (and storage), so that a cluster described by its nodes alone builds.
 inline constexpr int DEFAULT_SPINE_RADIX = 40; // HDR Quantum QM8700: 40 ports
 int derived_spine_radix(const PodSpec& pod);
 // Uplink ports of one leaf (radix minus the ports used toward nodes; under rail wiring, those of
 // the group's rail switches together). Each uplink goes to a distinct spine, so this is also the
-// spine count of the pod; under rail wiring the spines of rail k are k * U .. k * U + U - 1, U the
-// uplinks of one rail switch.
+// spine count of a block; under rail wiring the spines of rail k are k * U .. k * U + U - 1, U the
+// uplinks of one rail switch. In a three-tier pod each block has that many spines, spine j of the
+// pod being spine j mod U of block j / U.
 int derived_uplinks_per_leaf(const PodSpec& pod);
 // Flows a node's traffic toward one peer travels in: one per compute NIC and flows_per_nic under
 // ecmp routing, one when routing is pooled (its spreading is already fluid).

@@ -59,9 +59,23 @@ void validate(const ClusterSpec& spec)
             "must be > 0 (downlink ports per uplink port of a leaf)");
     require(pod.nvlink_domain_nodes >= 1, "nvlink_domain_nodes", std::to_string(pod.nvlink_domain_nodes),
             "must be >= 1 (1: NVLink stops at the node)");
+    require(fabric.nodes_per_block >= 0, "fabric.nodes_per_block", std::to_string(fabric.nodes_per_block),
+            "must be >= 0 (0: two tiers)");
+    require(fabric.core_oversubscription > 0, "fabric.core_oversubscription",
+            format_number(fabric.core_oversubscription), "must be > 0 (a spine's leaf ports per core port)");
     require(fabric.nodes_per_leaf >= 0, "fabric.nodes_per_leaf", std::to_string(fabric.nodes_per_leaf),
             "must be >= 0 (0 derives it from the leaf radix)");
     // Pooled uplinks spread traffic as a fluid: flows toward a peer would change nothing.
+    if (fabric.core_oversubscription != 1.0 && fabric.nodes_per_block == 0)
+      report(prefix + "fabric.core_oversubscription", format_number(fabric.core_oversubscription),
+             "applies between the blocks of a three-tier fabric: set fabric.nodes_per_block");
+    if (fabric.rails != 0 && fabric.wiring != FabricWiring::Rail)
+      report(prefix + "fabric.rails", std::to_string(fabric.rails), "applies to wiring: rail only");
+    else if (fabric.rails != 0 && fabric.rails != pod.compute_nics)
+      report(prefix + "fabric.rails", std::to_string(fabric.rails),
+             "rail wiring takes one rail per compute NIC, and this pod's nodes have " +
+                 std::to_string(pod.compute_nics) + ": rails must be " + std::to_string(pod.compute_nics) +
+                 " (or 0)");
     if (fabric.flows_per_nic != 1 && fabric.routing != FabricRouting::Ecmp)
       report(prefix + "fabric.flows_per_nic", std::to_string(fabric.flows_per_nic),
              "flows are hashed onto uplinks under routing: ecmp only, and this pod's routing is pooled");
@@ -92,16 +106,36 @@ void validate(const ClusterSpec& spec)
                  " nodes of a leaf must be a multiple of it (set fabric.nodes_per_leaf)");
       continue;
     }
-    const int leaves = derived_leaves(pod);
-    const int needed = spine_ports_needed(pod, leaves);
+    if (fabric.nodes_per_block > 0 && fabric.nodes_per_block % nodes_per_leaf != 0) {
+      report(prefix + "fabric.nodes_per_block", std::to_string(fabric.nodes_per_block),
+             "a block holds whole leaves: a multiple of the " + std::to_string(nodes_per_leaf) + " nodes of a leaf");
+      continue;
+    }
+    const bool three_tiers = derived_blocks(pod) > 1;
+    if (three_tiers && pod.storage_nics == 0) {
+      report(prefix + "fabric.nodes_per_block", std::to_string(fabric.nodes_per_block),
+             "a three-tier fabric needs storage NICs (storage_nics >= 1): storage traffic through the core "
+             "tier is not modelled");
+      continue;
+    }
+    const int leaves = leaves_per_block(pod);
+    const int needed = spine_ports_needed(pod);
     if (needed > derived_spine_radix(pod)) {
-      // Every spine has a cable to every leaf: the radix bounds the leaf count of a two-level tree.
-      std::string message = "pod '" + pod.name + "' has " + std::to_string(leaves) + " leaf switches (" +
-                            std::to_string(nodes_per_leaf) + " nodes each)";
+      // Every spine has a cable to every leaf of its block: the radix bounds the leaves of a block.
+      std::string message = three_tiers ? "each block of pod '" + pod.name + "' has " + std::to_string(leaves) +
+                                              " leaf switches (" + std::to_string(nodes_per_leaf) +
+                                              " nodes each) and " + std::to_string(core_ports_per_spine(pod)) +
+                                              " ports a spine toward the core"
+                                        : "pod '" + pod.name + "' has " + std::to_string(leaves) + " leaf switches (" +
+                                              std::to_string(nodes_per_leaf) + " nodes each)";
       if (pod.storage_nics == 0)
         message += " and storage on the spines";
-      message += ": a two-level tree needs spines of at least " + std::to_string(needed) +
-                 " ports, so spine_radix >= " + std::to_string(needed);
+      message += ": its spines need at least " + std::to_string(needed) + " ports, so spine_radix >= " +
+                 std::to_string(needed);
+      if (!three_tiers)
+        message += ", or three tiers: fabric.nodes_per_block of at most " +
+                   std::to_string((derived_spine_radix(pod) - (pod.storage_nics == 0 ? 1 : 0)) / 2 * nodes_per_leaf) +
+                   " nodes with a non-blocking core";
       report(prefix + "fabric.spine_radix", std::to_string(fabric.spine_radix), message);
     }
   }
@@ -119,7 +153,10 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
     const PodSpec& pod = spec_.pods[p];
     const int pod_index = static_cast<int>(p);
     const int nodes_per_leaf = derived_nodes_per_leaf(pod);
-    const int spines = derived_uplinks_per_leaf(pod);
+    const int spines_per_block = derived_uplinks_per_leaf(pod);
+    const int blocks = derived_blocks(pod);
+    const int block_leaves = leaves_per_block(pod);
+    const int spines = spines_per_block * blocks;
     const int leaves = derived_leaves(pod);
     const double latency_s = pod.fabric.link_latency_us * 1e-6;
     const double node_bandwidth = compute_cable_Bps(pod);
@@ -145,13 +182,29 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
                                                  graph_));
     spine_count_ += spine_vertices.size();
 
-    // Folded Clos: every leaf has one cable to every spine.
+    // Folded Clos: every leaf has one cable to every spine of its block.
     for (int j = 0; j < leaves; ++j)
-      for (int k = 0; k < spines; ++k)
+      for (int k = j / block_leaves * spines_per_block, last = k + spines_per_block; k < last; ++k)
         boost::add_edge(leaf_vertex_[first_leaf + static_cast<LeafId>(j)], spine_vertices[k],
                         TopologyEdge{port_bandwidth, latency_s,
                                      pod.name + "-leaf" + std::to_string(j) + "-spine" + std::to_string(k)},
                         graph_);
+    // Three tiers: spine k of every block to core plane k, its core ports as one cable.
+    auto& core_vertices = cores_of_pod_.emplace_back();
+    if (blocks > 1) {
+      for (int k = 0; k < spines_per_block; ++k)
+        core_vertices.push_back(boost::add_vertex(TopologyVertex{VertexKind::Core,
+                                                                 pod.name + "-core" + std::to_string(k), pod_index,
+                                                                 static_cast<std::uint32_t>(k)},
+                                                  graph_));
+      const double core_bandwidth = core_ports_per_spine(pod) * port_bandwidth;
+      for (int j = 0; j < spines; ++j)
+        boost::add_edge(spine_vertices[j], core_vertices[j % spines_per_block],
+                        TopologyEdge{core_bandwidth, latency_s,
+                                     pod.name + "-spine" + std::to_string(j) + "-core" +
+                                         std::to_string(j % spines_per_block)},
+                        graph_);
+    }
 
     first_node_of_pod_.push_back(static_cast<NodeId>(node_vertex_.size()));
     const std::uint32_t first_domain = domain_of_node_.empty() ? 0 : domain_of_node_.back() + 1;

@@ -16,7 +16,8 @@ namespace acmesim {
 using NodeId = std::uint32_t; // dense, 0..node_count()-1, pod by pod
 using LeafId = std::uint32_t; // dense over the whole cluster
 
-enum class VertexKind : std::uint8_t { Node, Leaf, Spine, Storage };
+// In the order of the tiers, upward (the platform builder orders a cable's ends by it).
+enum class VertexKind : std::uint8_t { Node, Leaf, Spine, Core, Storage };
 
 struct TopologyVertex {
   VertexKind kind = VertexKind::Node;
@@ -60,13 +61,16 @@ public:
   TopologyGraph::vertex_descriptor node_vertex(NodeId node) const { return node_vertex_[node]; }
   TopologyGraph::vertex_descriptor leaf_vertex(LeafId leaf) const { return leaf_vertex_[leaf]; }
   TopologyGraph::vertex_descriptor storage_vertex() const { return storage_vertex_; }
-  // Spine switches of one pod, by spine index.
+  // Spine switches of one pod, by spine index (block by block in a three-tier pod).
   const std::vector<TopologyGraph::vertex_descriptor>& spine_vertices(int pod) const { return spines_of_pod_[pod]; }
+  // Core planes of one pod, by plane (none unless its fabric has three tiers): plane k joins spine k
+  // of every block.
+  const std::vector<TopologyGraph::vertex_descriptor>& core_vertices(int pod) const { return cores_of_pod_[pod]; }
   // Nodes of a pod are NodeIds first_node_of_pod(p) .. first_node_of_pod(p) + spec().pods[p].nodes - 1.
   NodeId first_node_of_pod(int pod) const { return first_node_of_pod_[pod]; }
 
   // Switch-to-switch and node-to-switch cables on the shortest path between two nodes over
-  // the compute fabric (0 same node, 2 same leaf, 4 across spines); -1 when no compute path
+  // the compute fabric (0 same node, 2 same leaf, 4 across spines, 6 across blocks); -1 when no compute path
   // exists (nodes in different pods). Computed by breadth-first search on the graph, never through the
   // storage vertex; the search from each source node is cached on first use, so this is not thread-safe.
   int hop_distance(NodeId a, NodeId b) const;
@@ -86,6 +90,7 @@ private:
   std::vector<std::vector<NodeId>> nodes_of_leaf_;
   std::vector<std::vector<LeafId>> leaves_of_pod_;
   std::vector<std::vector<TopologyGraph::vertex_descriptor>> spines_of_pod_;
+  std::vector<std::vector<TopologyGraph::vertex_descriptor>> cores_of_pod_;
   std::vector<NodeId> first_node_of_pod_;
   mutable std::vector<std::vector<int>> hop_cache_; // [source NodeId][NodeId], filled lazily
 };

@@ -49,6 +49,14 @@ const KeyTable<FabricSpec>& fabric_keys()
       number_key("flows_per_nic", &F::flows_per_nic, integer_between(1, MAX_FLOWS_PER_NIC), "flows",
                  "under ecmp, flows a node opens toward one peer per compute NIC, each hashed on its own "
                  "(NCCL's queue pairs per connection)"),
+      number_key("nodes_per_block", &F::nodes_per_block, integer_between(0, MAX_NODES), "nodes",
+                 "three tiers: nodes of one block, a leaf/spine tree of whole leaves (Llama 3's 'pod'), spine k of "
+                 "every block cabled to core plane k; 0: two tiers"),
+      number_key("core_oversubscription", &F::core_oversubscription, physical::OVERSUBSCRIPTION, NO_UNIT,
+                 "a block spine's leaf ports per core port (1: non-blocking; Llama 3: 7)"),
+      number_key("rails", &F::rails, integer_between(0, 64), "rails",
+                 "under wiring: rail, the rail switches of a rail group: one per compute NIC, the wiring modelled; "
+                 "0: compute_nics"),
   });
   return keys;
 }
@@ -200,7 +208,7 @@ const KeyTable<PodSpec>& pod_keys()
       map_key("gpu", &P::gpu, gpu_keys(), "what one GPU computes and draws (the hardware's figures)"),
       number_key("node_base_w", &P::node_base_w, physical::NODE_WATTS, "W",
                  "what the rest of a node draws in service; power.node_base_w unless the scenario gives it"),
-      map_key("fabric", &P::fabric, fabric_keys(), "the pod's two-level InfiniBand fat tree"),
+      map_key("fabric", &P::fabric, fabric_keys(), "the pod's InfiniBand fat tree: two tiers, or three with blocks"),
       table_key("start_overhead_s", &P::start_overhead_s, start_overhead_keys(), EmpiricalDistribution::Kind::LogLinear,
                 "time from a job's submission until the platform lets it start (pod creation): drawn per job; "
                 "for jobs bound to the pod (scheduler.pods: separate), or every job when all pods have the same",

@@ -46,15 +46,19 @@ FabricZone::FabricZone(const std::string& name, const Topology& topology, std::u
   pods_.resize(topology.pod_count());
   for (std::size_t p = 0; p < pods_.size(); ++p) {
     Pod& pod = pods_[p];
-    pod.spines = topology.spine_vertices(static_cast<int>(p)).size();
     const PodSpec& spec = topology.spec().pods[p];
+    const std::size_t pod_spines = topology.spine_vertices(static_cast<int>(p)).size();
+    pod.spines = static_cast<std::size_t>(derived_uplinks_per_leaf(spec));
+    pod.leaves_per_block = static_cast<std::size_t>(leaves_per_block(spec));
     pod.ecmp = spec.fabric.routing == FabricRouting::Ecmp;
     pod.planes = static_cast<std::size_t>(switches_per_leaf(spec));
     pod.flows_per_nic = static_cast<std::uint32_t>(spec.fabric.flows_per_nic);
     if (pod.spines == 0)
       throw std::logic_error("FabricZone: pod " + topology.spec().pods[p].name + " has no spine");
     pod.leaf_spine.resize(topology.leaves_of_pod(static_cast<int>(p)).size() * pod.spines);
-    pod.spine_storage.resize(pod.spines);
+    pod.spine_storage.resize(pod_spines);
+    if (!topology.core_vertices(static_cast<int>(p)).empty())
+      pod.spine_core.resize(pod_spines);
   }
   nodes_.reserve(topology.node_count());
 }
@@ -66,6 +70,7 @@ void FabricZone::add_node(const NetPoint* host, int pod, std::size_t leaf, std::
   Node node;
   node.pod = static_cast<std::uint32_t>(pod);
   node.leaf = static_cast<std::uint32_t>(leaf);
+  node.block = static_cast<std::uint32_t>(leaf / pods_.at(static_cast<std::size_t>(pod)).leaves_per_block);
   node.index = static_cast<std::uint32_t>(index);
   node.to_leaf = to_leaf;
   node.to_storage = to_storage;
@@ -85,7 +90,12 @@ void FabricZone::add_flow_host(const NetPoint* host, NodeId node, std::uint32_t 
 void FabricZone::set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable)
 {
   Pod& p = pods_.at(static_cast<std::size_t>(pod));
-  p.leaf_spine.at(leaf * p.spines + spine) = cable;
+  p.leaf_spine.at(leaf * p.spines + spine % p.spines) = cable;
+}
+
+void FabricZone::set_spine_core(int pod, std::size_t spine, Cable cable)
+{
+  pods_.at(static_cast<std::size_t>(pod)).spine_core.at(spine) = cable;
 }
 
 void FabricZone::set_spine_storage(int pod, std::size_t spine, Cable cable)
@@ -172,6 +182,10 @@ void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route
     if (a.leaf != b.leaf) {
       const std::size_t spine = spine_toward(a_id, b_id, from.flow);
       up(into, latency, leaf_spine(a, spine));
+      if (a.block != b.block) {
+        up(into, latency, spine_core(a, spine));
+        down(into, latency, spine_core(b, spine));
+      }
       down(into, latency, leaf_spine(b, spine));
     }
     down(into, latency, b.to_leaf);

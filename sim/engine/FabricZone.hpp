@@ -18,6 +18,8 @@
 // - node to node across leaves of a pod: the source's cable, its leaf's cable to the spine chosen
 //   by the destination (its index in the pod modulo the spine count, as InfiniBand D-mod-k routing
 //   does), that spine's cable down to the destination's leaf, the destination's cable;
+// - across blocks of a three-tier pod: the same with the spine's index k chosen as above among a
+//   block's spines, and between the two spines k their cables to and from core plane k;
 // - node to storage: the node's storage cable, or, without storage NICs, its compute cable, its
 //   leaf's cable to the spine chosen by the node itself and that spine's storage cable; then the
 //   storage service link. Storage to a node is that route backwards;
@@ -70,7 +72,9 @@ public:
                 Cable to_storage);
   // Another endpoint of an added node: its flow number `flow` (from 1) toward any peer.
   void add_flow_host(const NetPoint* host, NodeId node, std::uint32_t flow);
+  // `spine` by its index in the pod (FabricSpec: spine j is spine j mod U of block j / U).
   void set_leaf_spine(int pod, std::size_t leaf, std::size_t spine, Cable cable);
+  void set_spine_core(int pod, std::size_t spine, Cable cable);
   void set_spine_storage(int pod, std::size_t spine, Cable cable);
   void set_storage(const NetPoint* host, Cable service);
 
@@ -78,18 +82,21 @@ private:
   struct Node {
     std::uint32_t pod = 0;
     std::uint32_t leaf = 0;  // within the pod
+    std::uint32_t block = 0; // within the pod
     std::uint32_t index = 0; // within the pod
     Cable to_leaf;
     Cable to_storage; // up == nullptr: no storage NIC
   };
   struct Pod {
-    std::size_t spines = 0;
+    std::size_t spines = 0; // of a block
+    std::size_t leaves_per_block = 1;
     bool ecmp = false;
     // Under rail wiring, a plane of spines per rail, and which rail a node's flow leaves on.
     std::size_t planes = 1;
     std::uint32_t flows_per_nic = 1;
-    std::vector<Cable> leaf_spine;    // [leaf * spines + spine]
-    std::vector<Cable> spine_storage; // [spine], pods without storage NICs
+    std::vector<Cable> leaf_spine;    // [leaf * spines + spine of the leaf's block]
+    std::vector<Cable> spine_storage; // [spine of the pod], pods without storage NICs
+    std::vector<Cable> spine_core;    // [spine of the pod], three-tier pods
   };
   using Route = simgrid::kernel::routing::Route;
   static constexpr std::int32_t NOT_A_NODE = -1;
@@ -108,7 +115,12 @@ private:
     const Pod& pod = pods_[node.pod];
     return pod.leaf_spine[node.leaf * pod.spines + spine];
   }
-  // The spine from `from` toward `to` (a node, or ECMP_TO_STORAGE) for the flow `flow`.
+  const Cable& spine_core(const Node& node, std::size_t spine) const
+  {
+    const Pod& pod = pods_[node.pod];
+    return pod.spine_core[node.block * pod.spines + spine];
+  }
+  // The spine of a block from `from` toward `to` (a node, or ECMP_TO_STORAGE) for the flow `flow`.
   std::size_t spine_toward(NodeId from, std::uint32_t to, std::uint32_t flow) const;
 
   std::vector<Pod> pods_;

@@ -28,12 +28,20 @@ struct CableLinks {
 };
 
 // Notes both directions of a split-duplex cable of the fabric (a shared one has none to tell apart).
-void note_role(CableLinks& cables, sg4::Link* link, LeafId leaf, bool uplink)
+void note_role(CableLinks& cables, sg4::Link* link, LeafId leaf, bool uplink, bool core = false)
 {
   if (const auto* duplex = dynamic_cast<sg4::SplitDuplexLink*>(link)) {
-    cables.roles[duplex->get_link_up()] = {leaf, uplink, true};
-    cables.roles[duplex->get_link_down()] = {leaf, uplink, false};
+    cables.roles[duplex->get_link_up()] = {leaf, uplink, true, core};
+    cables.roles[duplex->get_link_down()] = {leaf, uplink, false, core};
   }
+}
+
+// The first leaf of the block of a pod's spine `spine`: core cables belong to it in LinkRoles.
+LeafId block_leaf(const Topology& topology, int pod, std::size_t spine)
+{
+  const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(pod)];
+  const auto block = spine / static_cast<std::size_t>(derived_uplinks_per_leaf(spec));
+  return topology.leaves_of_pod(pod)[block * static_cast<std::size_t>(leaves_per_block(spec))];
 }
 
 sg4::Link* create_cable(sg4::NetZone* zone, const TopologyEdge& edge, CableSharing sharing)
@@ -55,8 +63,10 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
 {
   const TopologyGraph& graph = topology.graph();
   CableLinks cables;
-  // Split-duplex cables: a leaf's spine cables pooled (see the header), by leaf vertex.
+  // Split-duplex cables: a leaf's spine cables pooled (see the header), by leaf vertex, and a
+  // block's core cables, by the first leaf of the block.
   std::map<Vertex, TopologyEdge> uplinks;
+  std::map<LeafId, std::pair<std::vector<Vertex>, TopologyEdge>> core_uplinks;
   cables.node_leaf.resize(topology.node_count(), nullptr);
   cables.node_storage.resize(topology.node_count(), nullptr);
   for (auto [it, end] = boost::edges(graph); it != end; ++it) {
@@ -74,6 +84,13 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
       bundle.latency_s = graph[*it].latency_s;
       continue;
     }
+    if (pool_uplinks && lower.kind == VertexKind::Spine && upper.kind == VertexKind::Core) {
+      auto& [spines, bundle] = core_uplinks[block_leaf(topology, lower.pod, lower.index)];
+      spines.push_back(a);
+      bundle.bandwidth_Bps += graph[*it].bandwidth_Bps;
+      bundle.latency_s = graph[*it].latency_s;
+      continue;
+    }
     sg4::Link* link = create_cable(fabric.get_iface(), graph[*it], sharing);
     if (lower.kind == VertexKind::Node && upper.kind == VertexKind::Leaf) {
       cables.node_leaf[lower.index] = link;
@@ -84,6 +101,9 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
       fabric.set_leaf_spine(lower.pod, lower.index - topology.leaves_of_pod(lower.pod).front(), upper.index,
                             FabricZone::cable_of(link));
       note_role(cables, link, lower.index, true);
+    } else if (lower.kind == VertexKind::Spine && upper.kind == VertexKind::Core) {
+      fabric.set_spine_core(lower.pod, lower.index, FabricZone::cable_of(link));
+      note_role(cables, link, block_leaf(topology, lower.pod, lower.index), true, true);
     } else if (lower.kind == VertexKind::Spine && upper.kind == VertexKind::Storage) {
       fabric.set_spine_storage(lower.pod, lower.index, FabricZone::cable_of(link));
     } else {
@@ -97,10 +117,25 @@ CableLinks create_links(const Topology& topology, FabricZone& fabric, CableShari
     sg4::Link* link = create_cable(fabric.get_iface(), bundle, sharing);
     note_role(cables, link, leaf.index, true);
     const FabricZone::Cable cable = FabricZone::cable_of(link);
-    const std::size_t spines = topology.spine_vertices(leaf.pod).size();
+    const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(leaf.pod)];
+    const auto spines = static_cast<std::size_t>(derived_uplinks_per_leaf(spec));
     const std::size_t local_leaf = leaf.index - topology.leaves_of_pod(leaf.pod).front();
-    for (std::size_t spine = 0; spine < spines; ++spine)
+    const std::size_t first = local_leaf / static_cast<std::size_t>(leaves_per_block(spec)) * spines;
+    for (std::size_t spine = first; spine < first + spines; ++spine)
       fabric.set_leaf_spine(leaf.pod, local_leaf, spine, cable);
+  }
+  // One link per block for all its spines' core cables, as for a leaf's spine cables.
+  for (auto& [first_leaf, spines_and_bundle] : core_uplinks) {
+    auto& [spines, bundle] = spines_and_bundle;
+    const TopologyVertex& leaf = graph[topology.leaf_vertex(first_leaf)];
+    const PodSpec& spec = topology.spec().pods[static_cast<std::size_t>(leaf.pod)];
+    const std::size_t local_leaf = first_leaf - topology.leaves_of_pod(leaf.pod).front();
+    bundle.name = spec.name + "-block" + std::to_string(local_leaf / static_cast<std::size_t>(leaves_per_block(spec))) +
+                  "-core";
+    sg4::Link* link = create_cable(fabric.get_iface(), bundle, sharing);
+    note_role(cables, link, first_leaf, true, true);
+    for (const Vertex spine : spines)
+      fabric.set_spine_core(leaf.pod, graph[spine].index, FabricZone::cable_of(link));
   }
   return cables;
 }
@@ -129,6 +164,8 @@ Platform build_platform(const Topology& topology, CableSharing sharing, std::uin
       zone->create_router(graph[topology.leaf_vertex(leaf)].name);
     for (Vertex spine : topology.spine_vertices(pod_index))
       zone->create_router(graph[spine].name);
+    for (Vertex core : topology.core_vertices(pod_index))
+      zone->create_router(graph[core].name);
   }
 
   Platform platform;

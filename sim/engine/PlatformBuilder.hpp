@@ -57,6 +57,7 @@ struct Platform {
     LeafId leaf = 0;
     bool uplink = false;
     bool up = false;
+    bool core = false; // a block's spines to the core tier (the leaf: the block's first)
   };
   std::unordered_map<const simgrid::s4u::Link*, LinkRole> link_roles;
 

@@ -264,7 +264,7 @@ std::vector<CommLink> PlatformRings::links(JobId job) const
     return out;
   for (const auto& [link, flows] : it->second.load) {
     const Platform::LinkRole role = impl_->platform->link_roles.at(link);
-    out.push_back(CommLink{link->get_name(), role.leaf, role.uplink, role.up, static_cast<int>(flows)});
+    out.push_back(CommLink{link->get_name(), role.leaf, role.uplink, role.up, static_cast<int>(flows), role.core});
   }
   return out;
 }

@@ -178,6 +178,7 @@ PYBIND11_EMBEDDED_MODULE(acmesim, m)
                link["uplink"] = l.uplink;
                link["up"] = l.up;
                link["flows"] = l.flows;
+               link["core"] = l.core;
                links.append(link);
              }
              py::dict d;

@@ -76,6 +76,7 @@ struct CommLink {
   bool uplink = false; // between that leaf and the spines; otherwise a node's cable to its leaf
   bool up = false;     // the direction away from the node (or the leaf)
   int flows = 1;       // the ring's flows on it
+  bool core = false;   // between the spines of the leaf's block and the core tier (three-tier fabrics)
 };
 
 // What a running multi-node training job sends over the fabric, a step at a time, under the

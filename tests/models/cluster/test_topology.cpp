@@ -302,6 +302,62 @@ TEST_CASE("invalid pods are reported with the key to fix", "[topology][validatio
     CHECK(diagnostics[0].key == "cluster.pods.1.fabric.spine_radix");
     CHECK(diagnostics[0].message.find("61") != std::string::npos);
   }
+  SECTION("a pod larger than two tiers hold is told the block size three tiers would take")
+  {
+    PodSpec pod = kalos();
+    pod.fabric.spine_radix = 40;
+    const auto diagnostics = diagnostics_of(cluster_of({pod}));
+    REQUIRE(diagnostics.size() == 1);
+    // 40 ports: 20 leaves of 5 nodes a block and 20 ports toward a non-blocking core.
+    CHECK(diagnostics[0].message.find("or three tiers: fabric.nodes_per_block of at most 100 nodes") !=
+          std::string::npos);
+    pod.fabric.nodes_per_block = 100;
+    CHECK(diagnostics_of(cluster_of({pod})).empty());
+    // An oversubscribed core takes fewer spine ports: 40 leaves a block and 40 / 7 -> 6 toward the core.
+    pod.fabric.spine_radix = 46;
+    pod.fabric.nodes_per_block = 200;
+    pod.fabric.core_oversubscription = 7;
+    CHECK(diagnostics_of(cluster_of({pod})).empty());
+    pod.fabric.spine_radix = 45;
+    const auto short_by_one = diagnostics_of(cluster_of({pod}));
+    REQUIRE(short_by_one.size() == 1);
+    CHECK(short_by_one[0].message.find("each block of pod 'kalos' has 40 leaf switches (5 nodes each) and 6 ports a "
+                                       "spine toward the core: its spines need at least 46 ports") != std::string::npos);
+  }
+  SECTION("three-tier blocks hold whole leaves and need storage NICs; their keys need blocks or rails")
+  {
+    PodSpec pod = kalos();
+    pod.fabric.nodes_per_block = 12; // leaves of 5 nodes
+    auto diagnostics = diagnostics_of(cluster_of({pod}));
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].key == "cluster.pods.0.fabric.nodes_per_block");
+    CHECK(diagnostics[0].message.find("a multiple of the 5 nodes of a leaf") != std::string::npos);
+
+    PodSpec shared = seren();
+    shared.fabric.nodes_per_block = 100;
+    diagnostics = diagnostics_of(cluster_of({shared}));
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].message.find("needs storage NICs") != std::string::npos);
+
+    PodSpec two_tiers = kalos();
+    two_tiers.fabric.core_oversubscription = 7;
+    two_tiers.fabric.rails = 4;
+    diagnostics = diagnostics_of(cluster_of({two_tiers}));
+    REQUIRE(diagnostics.size() == 2);
+    CHECK(diagnostics[0].key == "cluster.pods.0.fabric.core_oversubscription");
+    CHECK(diagnostics[1].key == "cluster.pods.0.fabric.rails");
+    CHECK(diagnostics[1].message == "applies to wiring: rail only");
+
+    PodSpec railed = kalos();
+    railed.fabric.wiring = FabricWiring::Rail;
+    railed.fabric.rails = 8;
+    diagnostics = diagnostics_of(cluster_of({railed}));
+    REQUIRE(diagnostics.size() == 1);
+    CHECK(diagnostics[0].message ==
+          "rail wiring takes one rail per compute NIC, and this pod's nodes have 4: rails must be 4 (or 0)");
+    railed.fabric.rails = 4;
+    CHECK(diagnostics_of(cluster_of({railed})).empty());
+  }
   SECTION("storage on the spines takes one more spine port")
   {
     PodSpec pod = seren();

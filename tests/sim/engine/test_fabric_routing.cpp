@@ -197,3 +197,64 @@ TEST_CASE("routing: under rail wiring and ecmp a Kalos ring's flows leave on fou
   // Nodes 0 and 25 are in groups 0 and 1; flow k of each hop leaves on rail k, to plane k.
   CHECK(kalos_ecmp_ring_at_collision(FabricWiring::Rail, 40, 0, 25, 80) == Approx(4 * PORT_Bps * RING_SHARE));
 }
+
+// ---- Three tiers ----
+
+namespace {
+
+// Eight Seren nodes (one 25 GB/s NIC) with a storage NIC, 2 to a 4-port leaf (2 uplinks: 50 GB/s
+// a leaf), 2 leaves a block: 2 blocks of 2 spines. At 2:1 toward the core a spine has one core
+// port, so a block reaches the core at 2 x 25 = 50 GB/s, half what its 4 nodes send; at 1:1, 100.
+ClusterSpec two_blocks(double core_oversubscription)
+{
+  PodSpec pod = seren_pod(8);
+  pod.storage_nics = 1;
+  pod.fabric.leaf_radix = 4;
+  pod.fabric.nodes_per_leaf = 2;
+  pod.fabric.nodes_per_block = 4;
+  pod.fabric.core_oversubscription = core_oversubscription;
+  return cluster_of(pod);
+}
+
+// Four always-sending rings at once, each over the node pairs given; their rates while all send.
+std::vector<double> four_rings(const ClusterSpec& cluster, const std::vector<std::vector<NodeId>>& rings)
+{
+  RingBench bench(cluster);
+  std::vector<double> got;
+  bench.at(0, [&] {
+    for (std::size_t i = 0; i < rings.size(); ++i)
+      bench.rings().open(static_cast<JobId>(i), whole_nodes(rings[i]), always_sending());
+  });
+  bench.at(1, [&] {
+    for (std::size_t i = 0; i < rings.size(); ++i)
+      got.push_back(rate_of(bench.rings(), static_cast<JobId>(i)));
+  });
+  bench.run_until(2);
+  return got;
+}
+
+const std::vector<std::vector<NodeId>> ACROSS_BLOCKS{{0, 4}, {1, 5}, {2, 6}, {3, 7}};
+
+} // namespace
+
+TEST_CASE("routing: rings across blocks cross the oversubscribed core: four of them share a block's 50 GB/s",
+          "[routing]")
+{
+  // Each ring's node cables (25 GB/s) and its leaf's uplinks (two rings on 50 GB/s) would give it a
+  // whole NIC; the four rings of a block share its 50 GB/s to the core: 12.5 GB/s each.
+  for (const double rate : four_rings(two_blocks(2), ACROSS_BLOCKS))
+    CHECK(rate == Approx(PORT_Bps / 2 * RING_SHARE));
+}
+
+TEST_CASE("routing: the same rings under a non-blocking core get a whole NIC each", "[routing]")
+{
+  for (const double rate : four_rings(two_blocks(1), ACROSS_BLOCKS))
+    CHECK(rate == Approx(PORT_Bps * RING_SHARE));
+}
+
+TEST_CASE("routing: rings within a block never reach the core", "[routing]")
+{
+  // Nodes 0 and 2 (leaves 0 and 1 of block 0) and so on: the spines of their own block only.
+  for (const double rate : four_rings(two_blocks(2), {{0, 2}, {1, 3}, {4, 6}, {5, 7}}))
+    CHECK(rate == Approx(PORT_Bps * RING_SHARE));
+}

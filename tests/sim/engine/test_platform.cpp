@@ -139,6 +139,38 @@ TEST_CASE("one pod: hosts, routes over leaves and spines, storage path, link ban
   }
 }
 
+TEST_CASE("three tiers: blocks of leaves and spines, spine k of each block to core plane k", "[platform]")
+{
+  // 8 nodes, 2 a leaf, 2 leaves a block (nodes_per_block 4): 2 blocks of 2 spines each. A spine
+  // has 2 leaf ports and, at 2:1 toward the core, 1 core port (12.5 GB/s).
+  sg4::Engine engine("test");
+  PodSpec pod = tiny_pod("t", 8, 1);
+  pod.fabric.nodes_per_block = 4;
+  pod.fabric.core_oversubscription = 2;
+  const Topology topology(cluster_of({pod}));
+  REQUIRE(topology.leaf_count() == 4);
+  REQUIRE(topology.spine_count() == 4);
+  REQUIRE(topology.core_vertices(0).size() == 2);
+  CHECK(topology.hop_distance(0, 1) == 2);
+  CHECK(topology.hop_distance(0, 2) == 4); // another leaf of the block
+  CHECK(topology.hop_distance(0, 4) == 6); // another block: through the core
+  const Platform platform = build_platform(topology);
+  const auto& hosts = platform.node_hosts;
+
+  // Within a block: its own spines, as two tiers.
+  CHECK(route(hosts[0], hosts[2]).links == Names{"t-n0-leaf0", "t-leaf0-spine0", "t-leaf1-spine0", "t-n2-leaf1"});
+  CHECK(route(hosts[4], hosts[7]).links == Names{"t-n4-leaf2", "t-leaf2-spine3", "t-leaf3-spine3", "t-n7-leaf3"});
+  // Across blocks: up to spine k of the first block (k by the destination, index mod 2), its core
+  // cable to plane k, down spine k of the other block's core cable.
+  const Route across = route(hosts[0], hosts[5]);
+  CHECK(across.links == Names{"t-n0-leaf0", "t-leaf0-spine1", "t-spine1-core1", "t-spine3-core1", "t-leaf2-spine3",
+                              "t-n5-leaf2"});
+  CHECK(across.latency == Approx(6e-6));
+  CHECK(sg4::Link::by_name("t-spine1-core1")->get_bandwidth() == Approx(12.5e9));
+  // Storage stays on the nodes' storage NICs.
+  CHECK(route(hosts[5], platform.storage_host).links == Names{"t-n5-storage", "storage-service"});
+}
+
 TEST_CASE("two pods: every node reaches storage, pods meet only through it", "[platform]")
 {
   sg4::Engine engine("test");
