@@ -5,22 +5,25 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include <deque>
 #include <utility>
-#include <vector>
 
 namespace acmesim {
 
 class RetiredComms {
 public:
+  // Retired in date order, so the old ones are at the front: a job's thousands of flows ending in
+  // one round cost one look each, not one look at all the others.
   void add(simgrid::s4u::CommPtr comm)
   {
     const double now = simgrid::s4u::Engine::get_clock();
-    std::erase_if(comms_, [now](const auto& retired) { return retired.first < now; });
+    while (!comms_.empty() && comms_.front().first < now)
+      comms_.pop_front();
     comms_.emplace_back(now, std::move(comm));
   }
 
 private:
-  std::vector<std::pair<double, simgrid::s4u::CommPtr>> comms_;
+  std::deque<std::pair<double, simgrid::s4u::CommPtr>> comms_;
 };
 
 } // namespace acmesim
