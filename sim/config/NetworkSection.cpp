@@ -175,8 +175,9 @@ NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node)
 
 template <> Json section_echo(const NetworkSpec& spec)
 {
-  // Off: as a run without a network model writes it (summary.json byte for byte).
-  return spec.on() ? network_keys().echo(spec) : Json(Json::value_t::discarded);
+  // Off: the model alone, so that the echo reads back as a scenario with the network off (the
+  // default is on) and says what ran; the other keys have no effect then.
+  return spec.on() ? network_keys().echo(spec) : Json{{"model", to_string(spec.model)}};
 }
 
 template <> std::vector<KeyDoc> section_key_docs<NetworkSpec>(const std::string& path)
