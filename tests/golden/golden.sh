@@ -11,6 +11,10 @@
 #   tests/golden/golden.sh audit                 fails if a scenario has no golden results or
 #                                                golden results have no scenario
 #
+# A scenario too long to run twice in every test run pins a shorter form of itself: the overrides
+# in tests/golden/<name>/args (one `key=value` a line, given as --set; `#` starts a comment), which
+# every variant applies. The whole run is measured by the benchmark its scenario names.
+#
 # With GOLDEN_VARIANT=network-off, scenarios run with `--set network.model=off` against
 # tests/golden/network-off/<name>: the outputs of the build before the network model, which the
 # model switched off must reproduce byte for byte (docs/network.md).
@@ -36,8 +40,16 @@ run_scenario() {
   local binary=$1 name=$2 out=$3
   local scenario=()
   [ "$name" = default ] || scenario=("$root/scenarios/$name.yaml")
+  local pinned=() line
+  if [ -f "$here/$name/args" ]; then
+    while IFS= read -r line; do
+      line=${line%%#*}
+      line=${line//[[:space:]]/}
+      [ -z "$line" ] || pinned+=(--set "$line")
+    done <"$here/$name/args"
+  fi
   local err
-  err=$(cd "$root" && "$binary" run "${scenario[@]}" "${extra[@]}" --quiet --out "$out" 2>&1 >/dev/null) || {
+  err=$(cd "$root" && "$binary" run "${scenario[@]}" "${pinned[@]}" "${extra[@]}" --quiet --out "$out" 2>&1 >/dev/null) || {
     echo "golden: $name: acmesim run failed:" >&2
     echo "$err" >&2
     return 1
