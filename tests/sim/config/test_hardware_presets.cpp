@@ -111,6 +111,24 @@ TEST_CASE("hardware presets: GB200 NVL72 is 4-GPU trays, 18 to an NVLink domain,
   CHECK_THAT(straddling[0].message, Contains("must not straddle two leaves") && Contains("the 18 nodes of a leaf"));
 }
 
+TEST_CASE("hardware presets: rails that do not match the NICs, and a pod larger than its fabric holds, are bad input")
+{
+  const auto rails = errors_of("cluster: {preset: dgx-h100, fabric: {rails: 4}}\n" + WORKLOAD);
+  REQUIRE(rails.size() == 1);
+  CHECK(rails[0].key == "cluster.pods.0.fabric.rails");
+  CHECK_THAT(rails[0].message, Contains("this pod's nodes have 8: rails must be 8"));
+  CHECK(load("cluster: {preset: dgx-h100, fabric: {rails: 8}}\n" + WORKLOAD).cluster.pods[0].fabric.rails == 8);
+
+  // 4,096 DGX H100 nodes are 128 rail groups: more than a 64-port spine reaches in two tiers.
+  const auto too_large = errors_of("cluster: {preset: dgx-h100, nodes: 4096}\n" + WORKLOAD);
+  REQUIRE(too_large.size() == 1);
+  CHECK(too_large[0].key == "cluster.pods.0.fabric.spine_radix");
+  CHECK_THAT(too_large[0].message, Contains("spine_radix >= 128") &&
+                                       Contains("or three tiers: fabric.nodes_per_block of at most 1024 nodes"));
+  const Scenario blocks = load("cluster: {preset: dgx-h100, nodes: 4096, fabric: {nodes_per_block: 1024}}\n" + WORKLOAD);
+  CHECK(derived_blocks(blocks.cluster.pods[0]) == 4);
+}
+
 TEST_CASE("hardware presets: what the scenario gives wins, and the A100 presets keep Acme's figures")
 {
   const Scenario given =
