@@ -81,11 +81,12 @@ struct CommLink {
 
 // What a running multi-node training job sends over the fabric, a step at a time, under the
 // network model (docs/network.md, "What a training step costs"): the period and the phase a
-// CASSINI-style policy interleaves, the bytes and links a Crux-style one weighs. Per node.
+// CASSINI-style policy interleaves, the bytes and links a Crux-style one weighs. Per NVLink domain:
+// per node where NVLink stops at the node (PodSpec::nvlink_domain_nodes).
 struct JobCommunication {
   double step_s = 0;    // one training step at the rate its ring gets now: the period
   double sending_s = 0; // of which its ring sends: a step's bytes at that rate (the rest is silent)
-  double bytes = 0;     // sent by each node a step
+  double bytes = 0;     // sent by each domain a step
   double rate_Bps = 0;  // what its ring gets while it sends, now
   double alone_Bps = 0; // what its ring would get with the fabric to itself
   double slowdown = 1;  // its step now over its step on the fabric its duration was timed on
