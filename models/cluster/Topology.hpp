@@ -1,6 +1,6 @@
 #pragma once
-// The cluster as a graph (Boost.Graph): GPU nodes, leaf switches, spine switches and the
-// storage service are vertices; cables are edges carrying their bandwidth. Placement reads
+// The cluster as a graph (Boost.Graph): GPU nodes, leaf switches, spine switches, the core planes
+// of three-tier pods and the storage service are vertices; cables are edges carrying their bandwidth. Placement reads
 // locality (leaf of a node, hop distance) from it and the simulation layer builds the SimGrid
 // platform by walking its vertices and edges. No SimGrid here.
 #include "models/cluster/ClusterSpec.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Builds the SimGrid platform from the Topology graph through the s4u API: one zone for the whole
 // cluster (FabricZone), with a host per GPU node and one for the storage service, a router per leaf
-// and spine switch, and a link per cable.
+// and spine switch and per core plane of a three-tier pod, and a link per cable.
 //
 // Routing. The zone works out minimal-hop routes from the cables when SimGrid asks: two cables
 // within a leaf, four across the spines, with the spine chosen by destination (destination's index
@@ -21,6 +21,8 @@
 // traffic leaves through each of its NICs on a path of its own, so a node pair's flow spreads over
 // several spines, which one SimGrid route per pair cannot say; pooling is the fluid form of that
 // spreading and keeps the leaf's oversubscription (its uplink bandwidth against its nodes' cables).
+// A three-tier pod's spine-to-core cables are pooled the same way, one link per block,
+// "<pod>-block<b>-core".
 // Traffic piling onto one spine cable is then not modelled. Under ecmp routing it is: the spine
 // cables stay apart, and a node has an endpoint for each flow it opens toward a peer (one per
 // compute NIC and flows_per_nic), each hashed onto its own spine: its own host for the first, a
