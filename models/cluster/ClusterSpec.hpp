@@ -1,8 +1,8 @@
 #pragma once
 // Typed description of a GPU cluster: one or more pods (Seren, Kalos), each a set of identical
 // GPU nodes on its own InfiniBand fat tree (leaf and spine switches, and core planes joining blocks
-// in three tiers), plus one storage service that every pod reaches. Presets live in configs/clusters/; their sources and
-// the numbers that are assumptions are documented there.
+// in three tiers), plus one storage service that every pod reaches. Presets live in
+// configs/clusters/; their sources and the numbers that are assumptions are documented there.
 #include "models/common/EnumNames.hpp"
 #include "models/workload/EmpiricalSpec.hpp"
 
