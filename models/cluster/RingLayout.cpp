@@ -1,47 +1,56 @@
 #include "models/cluster/RingLayout.hpp"
 
 #include <algorithm>
-#include <functional>
 
 namespace acmesim {
 
 namespace {
 
-// Groups `nodes` (ascending) by `domain_of`, whose domains are runs of consecutive nodes, and
-// links lane t of each group to lane t of the next.
-RingLayout layout_of(const std::vector<NodeId>& nodes, const std::function<std::uint32_t(NodeId)>& domain_of)
+// Where each run of `nodes` of one domain (as `domain_of` says) begins, then nodes.size().
+template <typename DomainOf> std::vector<std::size_t> bounds_of(const std::vector<NodeId>& nodes, DomainOf domain_of)
 {
-  std::vector<std::vector<NodeId>> groups;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
+  std::vector<std::size_t> bounds;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
     if (i == 0 || domain_of(nodes[i]) != domain_of(nodes[i - 1]))
-      groups.emplace_back();
-    groups.back().push_back(nodes[i]);
-  }
+      bounds.push_back(i);
+  bounds.push_back(nodes.size());
+  return bounds;
+}
+
+// Lane t of each domain to lane t of the next.
+RingLayout layout_of(const std::vector<NodeId>& nodes, const std::vector<std::size_t>& bounds)
+{
   RingLayout layout;
-  layout.domains = static_cast<int>(groups.size());
-  if (groups.size() < 2)
+  const std::size_t domains = bounds.size() - 1;
+  layout.domains = static_cast<int>(domains);
+  if (domains < 2)
     return layout; // within one domain: NVLink only
-  std::size_t lanes = groups.front().size();
-  for (const auto& group : groups)
-    lanes = std::min(lanes, group.size());
+  std::size_t lanes = nodes.size();
+  for (std::size_t d = 0; d < domains; ++d)
+    lanes = std::min(lanes, bounds[d + 1] - bounds[d]);
   layout.lanes = static_cast<int>(lanes);
-  layout.hops.reserve(groups.size() * lanes);
-  for (std::size_t d = 0; d < groups.size(); ++d)
+  layout.hops.reserve(domains * lanes);
+  for (std::size_t d = 0; d < domains; ++d)
     for (std::size_t t = 0; t < lanes; ++t)
-      layout.hops.push_back({groups[d][t], groups[(d + 1) % groups.size()][t]});
+      layout.hops.push_back({nodes[bounds[d] + t], nodes[bounds[(d + 1) % domains] + t]});
   return layout;
 }
 
 } // namespace
 
+std::vector<std::size_t> domain_bounds(const Topology& topology, const std::vector<NodeId>& nodes)
+{
+  return bounds_of(nodes, [&topology](NodeId node) { return topology.nvlink_domain_of(node); });
+}
+
 RingLayout ring_layout(const Topology& topology, const std::vector<NodeId>& nodes)
 {
-  return layout_of(nodes, [&topology](NodeId node) { return topology.nvlink_domain_of(node); });
+  return layout_of(nodes, domain_bounds(topology, nodes));
 }
 
 RingLayout node_ring(const std::vector<NodeId>& nodes)
 {
-  return layout_of(nodes, [](NodeId node) { return node; });
+  return layout_of(nodes, bounds_of(nodes, [](NodeId node) { return node; }));
 }
 
 } // namespace acmesim

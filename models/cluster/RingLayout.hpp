@@ -26,6 +26,10 @@ struct RingLayout {
   std::vector<RingHop> hops; // empty: nothing crosses the fabric
 };
 
+// Where the nodes of each NVLink domain begin in `nodes` (ascending, distinct: a domain's nodes are
+// consecutive), then nodes.size(): domain d holds nodes[bounds[d]] .. nodes[bounds[d + 1] - 1].
+std::vector<std::size_t> domain_bounds(const Topology& topology, const std::vector<NodeId>& nodes);
+
 // The ring of a job on `nodes` (ascending, distinct).
 RingLayout ring_layout(const Topology& topology, const std::vector<NodeId>& nodes);
 // The ring of nodes each in a domain of its own: node i to node i+1, the last to the first.

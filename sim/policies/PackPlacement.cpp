@@ -1,5 +1,6 @@
 #include "sim/policies/Placements.hpp"
 
+#include "models/cluster/RingLayout.hpp"
 #include "sim/policies/Registries.hpp"
 
 #include <algorithm>
@@ -25,12 +26,10 @@ std::vector<NodeId> by_nvlink_domain(const Topology& topo, std::vector<NodeId> n
     std::size_t begin = 0, end = 0;
     std::size_t size() const { return end - begin; }
   };
+  const std::vector<std::size_t> bounds = domain_bounds(topo, nodes);
   std::vector<Run> runs;
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (i == 0 || topo.nvlink_domain_of(nodes[i]) != topo.nvlink_domain_of(nodes[i - 1]))
-      runs.push_back({i, i + 1});
-    else
-      runs.back().end = i + 1;
+  for (std::size_t d = 0; d + 1 < bounds.size(); ++d)
+    runs.push_back({bounds[d], bounds[d + 1]});
   const auto wanted = static_cast<std::size_t>(count);
   const auto best = std::min_element(runs.begin(), runs.end(), [wanted](const Run& a, const Run& b) {
     const bool a_holds = a.size() >= wanted, b_holds = b.size() >= wanted;
