@@ -2,6 +2,7 @@
 // lane to lane between NVLink domains where it spans several nodes, nothing within one domain.
 #include "models/cluster/RingLayout.hpp"
 #include "models/common/InputError.hpp"
+#include "tests/support/TinyCluster.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,15 +15,8 @@ namespace {
 // One leaf of `nodes` 4-GPU nodes, NVLink domains of `domain` consecutive nodes.
 ClusterSpec domains_of(int nodes, int domain)
 {
-  PodSpec pod;
-  pod.name = "nvl";
-  pod.nodes = nodes;
-  pod.gpus_per_node = 4;
-  pod.nvlink_domain_nodes = domain;
-  pod.fabric.nodes_per_leaf = nodes;
-  ClusterSpec spec;
-  spec.name = "nvl";
-  spec.pods.push_back(pod);
+  ClusterSpec spec = testing::tiny_cluster(nodes, nodes, 4);
+  spec.pods[0].nvlink_domain_nodes = domain;
   return spec;
 }
 

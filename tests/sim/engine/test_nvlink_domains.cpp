@@ -1,7 +1,7 @@
 // NVLink domains beyond a node (PodSpec::nvlink_domain_nodes), in whole runs worked out by hand: a
 // job within one domain puts nothing on a NIC; a job across domains runs a ring lane per node of a
 // domain, so a domain's traffic leaves over all its nodes' NICs together.
-#include "sim/policies/Registries.hpp"
+#include "tests/support/CommunicationProbe.hpp"
 #include "tests/support/NetworkRuns.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,50 +15,19 @@ using namespace acmesim::testing;
 
 namespace {
 
-// What the probe saw of job 0 at t = 100.
-std::optional<JobCommunication> seen_at_100;
-
-// FIFO with the scenario's placement that reads job 0's communication at t = 100.
-class DomainProbe final : public Scheduler {
-public:
-  DomainProbe(const Topology& topology, std::unique_ptr<PlacementPolicy> placement)
-      : fifo_(scheduler_registry().make("fifo", {}, topology, std::move(placement)))
-  {
-  }
-
-  Decisions decide(const ClusterView& view, const std::vector<SchedulerEvent>& events) override
-  {
-    Decisions d = fifo_->decide(view, events);
-    if (view.now() == 100)
-      seen_at_100 = view.communication(0);
-    else if (view.now() < 100)
-      d.wake_at = std::min(d.wake_at, 100.0);
-    return d;
-  }
-
-private:
-  std::unique_ptr<Scheduler> fifo_;
-};
-
-const Registration probe(scheduler_registry(), {"test-domain-probe", "FIFO that reads job 0's communication", {}},
-                         [](const PolicyParams&, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-                           return std::make_unique<DomainProbe>(topology, std::move(placement));
-                         });
-
 // Job 0 of `gpus` GPUs for 1000 s on `cluster`, with the network model of NetworkRuns.hpp and its
 // step on the reference fabric `step_time_s`; what the probe saw of it at t = 100.
 std::optional<JobCommunication> communication_of(const ClusterSpec& cluster, int gpus, double step_time_s,
                                                  double* ran_s = nullptr)
 {
-  seen_at_100.reset();
   Scenario s = network_scenario(cluster, "pack", step_time_s);
-  s.scheduler.name = "test-domain-probe";
+  s.scheduler.name = "test-communication-probe";
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, gpus, 1000)}));
   const auto& record = r.run->jobs().record(0);
   REQUIRE(record.outcome == JobOutcome::Ended);
   if (ran_s != nullptr)
     *ran_s = record.end_s - record.start_s;
-  return seen_at_100;
+  return probe_seen().at(100);
 }
 
 // Four nodes of 4 GPUs and one 8e6 B/s NIC on one leaf, NVLink domains of `domain` nodes.

@@ -1,7 +1,7 @@
 // What the scheduler's view says of a running job's communication (ClusterView::communication),
 // in a whole run worked out by hand: the period, the phase its ring sends, the bytes, the rates and
 // the links it crosses, before and while another job's ring shares its uplinks.
-#include "sim/policies/Registries.hpp"
+#include "tests/support/CommunicationProbe.hpp"
 #include "tests/support/NetworkRuns.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,39 +16,6 @@ using namespace acmesim;
 using namespace acmesim::testing;
 
 namespace {
-
-// What the probe saw of job 0 at each call, by time.
-std::map<double, std::optional<JobCommunication>> seen;
-
-// FIFO with pack, which also reads job 0's communication at every call and asks to be called at
-// t = 100 and t = 300.
-class CommunicationProbe final : public Scheduler {
-public:
-  CommunicationProbe(const Topology& topology, std::unique_ptr<PlacementPolicy> placement)
-      : fifo_(scheduler_registry().make("fifo", {}, topology, std::move(placement)))
-  {
-  }
-
-  Decisions decide(const ClusterView& view, const std::vector<SchedulerEvent>& events) override
-  {
-    Decisions d = fifo_->decide(view, events);
-    seen[view.now()] = view.job_count() > 0 ? view.communication(0) : std::nullopt;
-    for (const double at : {100.0, 300.0})
-      if (at > view.now()) {
-        d.wake_at = std::min(d.wake_at, at);
-        break;
-      }
-    return d;
-  }
-
-private:
-  std::unique_ptr<Scheduler> fifo_;
-};
-
-const Registration probe(scheduler_registry(), {"test-communication-probe", "FIFO that reads the view's communication", {}},
-                         [](const PolicyParams&, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-                           return std::make_unique<CommunicationProbe>(topology, std::move(placement));
-                         });
 
 std::vector<std::string> names_of(const JobCommunication& c)
 {
@@ -69,6 +36,7 @@ TEST_CASE("view: a running job's communication is its period, sending phase, byt
   Scenario s = network_scenario(one_spine_cluster(4, 2, TINY_NIC_Bps), "spread");
   s.scheduler.name = "test-communication-probe";
   const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 16, 1000), make_job(1, 200, 16, 300)}));
+  const auto& seen = probe_seen();
   REQUIRE(r.run->jobs().record(0).outcome == JobOutcome::Ended);
 
   // At 0 job 0 is still queued when the probe reads the view: nothing.
