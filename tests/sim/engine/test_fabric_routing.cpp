@@ -246,6 +246,30 @@ TEST_CASE("routing: rings across blocks cross the oversubscribed core: four of t
     CHECK(rate == Approx(PORT_Bps / 2 * RING_SHARE));
 }
 
+TEST_CASE("routing: a ring across blocks tells schedulers which of its links run to the core", "[routing]")
+{
+  // Ring 0 -> 4 and back: block 0's pooled core cables (its first leaf: 0) and block 1's (leaf 2),
+  // each both ways, marked core and uplink; the leaves' uplinks are uplinks, not core.
+  RingBench bench(two_blocks(2));
+  std::vector<CommLink> links;
+  bench.at(0, [&] { bench.rings().open(0, whole_nodes({0, 4}), always_sending()); });
+  bench.at(1, [&] { links = bench.rings().links(0); });
+  bench.run_until(2);
+  std::map<std::string, LeafId> core;
+  for (const CommLink& link : links) {
+    INFO(link.name);
+    CHECK(link.core == (link.name.find("-core_") != std::string::npos));
+    if (link.core) {
+      CHECK(link.uplink);
+      core.emplace(link.name, link.leaf);
+    }
+  }
+  CHECK(core == std::map<std::string, LeafId>{{"seren-block0-core_UP", 0},
+                                              {"seren-block0-core_DOWN", 0},
+                                              {"seren-block1-core_UP", 2},
+                                              {"seren-block1-core_DOWN", 2}});
+}
+
 TEST_CASE("routing: the same rings under a non-blocking core get a whole NIC each", "[routing]")
 {
   for (const double rate : four_rings(two_blocks(1), ACROSS_BLOCKS))
