@@ -108,6 +108,9 @@ struct PodSpec {
   // (every Kalos job waited 8-16 s or more, NSDI'24 Fig. 6d). Empty: none. It applies to the jobs
   // bound to the pod (scheduler.pods: separate), or to every job when all pods have the same.
   EmpiricalSpec start_overhead_s;
+  // The failure model (`failures.model`, models/failure/FailureSpec.hpp) calibrated to hardware of
+  // this kind, which `failures: {model: hardware}` takes: acme for A100 nodes, llama3 for H100.
+  std::string failure_model = "acme";
 };
 
 struct StorageSpec {

@@ -71,16 +71,25 @@ double DurationDistribution::sample(RandomEngine& rng) const
 
 // --- defaults ---------------------------------------------------------------------------------
 
+namespace {
+
+// Node-level hardware failures per 1000 node-days of Meta's A100 clusters (Kokolis et al.,
+// HPCA'25; ../shared/reference/models.md §1.1): RSC-1 (16k GPUs) and RSC-2 (8k GPUs).
+constexpr double RSC1_NODE_RATE = 6.50;
+constexpr double RSC2_NODE_RATE = 2.34;
+
 // Sources: ../shared/reference/models.md §1.5 and acme-facts.md §5; the derivation is repeated
-// in docs/failures.md. Values marked (U) are assumptions.
-FailureSpec acme_failure_defaults()
+// in docs/failures.md. Values marked (U) are assumptions. `node_rate`: node-level failures per
+// 1000 node-days.
+FailureSpec a100_failure_model(FailurePreset preset, double node_rate)
 {
   FailureSpec spec;
   spec.source = FailureSpec::Source::Model;
+  spec.preset = preset;
 
-  // Node-level hardware failures: 6.5 per 1000 node-days (Meta RSC-1, A100; Kokolis et al.
-  // HPCA'25), a Poisson process per node: node MTBF = 1000 / 6.5 days = 3,692 h.
-  constexpr double node_mtbf_h = 1000.0 / 6.5 * 24;
+  // Node-level hardware failures as a Poisson process per node: at RSC-1's 6.5 per 1000
+  // node-days, node MTBF = 1000 / 6.5 days = 3,692 h.
+  const double node_mtbf_h = 1000.0 / node_rate * 24;
   // Split over the node-level components in proportion to Acme's infrastructure failure shares
   // (NSDI'24 Table 3, shares of failed-job GPU time, read as shares of failures (U)):
   // NVLink 30.25; GPU = CUDA 15.77 + ECC 11.00; node 14.30; NIC = network 5 + connection 3 +
@@ -143,6 +152,12 @@ FailureSpec acme_failure_defaults()
   return spec;
 }
 
+} // namespace
+
+FailureSpec acme_failure_defaults() { return a100_failure_model(FailurePreset::Acme, RSC1_NODE_RATE); }
+
+FailureSpec rsc2_failure_defaults() { return a100_failure_model(FailurePreset::Rsc2, RSC2_NODE_RATE); }
+
 // Llama 3 405B, a 54-day snapshot of a job on 16,384 H100 GPUs (2,048 nodes of 8): 419 unexpected
 // interruptions, counted by cause in Table 5 (P-c, ../shared/reference/models.md §1.2). Each
 // cause's count over the job's node-hours (2,048 x 54 x 24 = 2,654,208) is its component's rate:
@@ -182,7 +197,15 @@ FailureSpec llama3_failure_defaults()
 
 FailureSpec failure_defaults(FailurePreset preset)
 {
-  return preset == FailurePreset::Llama3 ? llama3_failure_defaults() : acme_failure_defaults();
+  switch (preset) {
+  case FailurePreset::Acme:
+    break;
+  case FailurePreset::Rsc2:
+    return rsc2_failure_defaults();
+  case FailurePreset::Llama3:
+    return llama3_failure_defaults();
+  }
+  return acme_failure_defaults();
 }
 
 } // namespace acmesim

@@ -79,9 +79,10 @@ struct ComponentFailureSpec {
 };
 
 // The sourced failure models a scenario starts from (`failures.model`), each calibrated to one
-// published report: Acme's A100 classes at Meta RSC-1's node rate, and Llama 3 405B's H100 run.
-enum class FailurePreset : std::uint8_t { Acme, Llama3 };
-constexpr auto enum_names(FailurePreset) { return names_in_order<FailurePreset>("acme", "llama3"); }
+// published report: Acme's A100 classes at Meta RSC-1's node rate (acme) or at RSC-2's (rsc2), and
+// Llama 3 405B's H100 run (llama3).
+enum class FailurePreset : std::uint8_t { Acme, Rsc2, Llama3 };
+constexpr auto enum_names(FailurePreset) { return names_in_order<FailurePreset>("acme", "rsc2", "llama3"); }
 
 struct FailureSpec {
   enum class Source : std::uint8_t { None, Model, Recorded };
@@ -111,6 +112,9 @@ struct FailureSpec {
 // Defaults (sourced in docs/failures.md): the model, components and detection delays that
 // `failures: {model: acme}` starts from.
 FailureSpec acme_failure_defaults();
+// `failures: {model: rsc2}`: the same components at Meta RSC-2's node rate, 2.34 per 1000
+// node-days instead of RSC-1's 6.50 (Kokolis et al., HPCA'25); leaf switches and storage as acme's.
+FailureSpec rsc2_failure_defaults();
 // `failures: {model: llama3}`: Llama 3 405B's 54-day report on 16,384 H100 GPUs (2,048 nodes;
 // arXiv 2407.21783, Table 5), its hardware and network interruptions as per-component rates;
 // repair, detection and correlation as acme's (docs/failures.md).

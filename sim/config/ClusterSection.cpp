@@ -1,5 +1,6 @@
 #include "sim/config/ClusterSection.hpp"
 
+#include "models/failure/FailureSpec.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/PhysicalRanges.hpp"
 #include "sim/config/TableKey.hpp"
@@ -209,6 +210,8 @@ const KeyTable<PodSpec>& pod_keys()
       number_key("node_base_w", &P::node_base_w, physical::NODE_WATTS, "W",
                  "what the rest of a node draws in service; power.node_base_w unless the scenario gives it"),
       map_key("fabric", &P::fabric, fabric_keys(), "the pod's InfiniBand fat tree: two tiers, or three with blocks"),
+      choice_key("failure_model", &P::failure_model, enum_name_vector<FailurePreset>(),
+                 "the failure model calibrated to this hardware, which failures.model: hardware takes"),
       table_key("start_overhead_s", &P::start_overhead_s, start_overhead_keys(), EmpiricalDistribution::Kind::LogLinear,
                 "time from a job's submission until the platform lets it start (pod creation): drawn per job; "
                 "for jobs bound to the pod (scheduler.pods: separate), or every job when all pods have the same",

@@ -24,13 +24,16 @@ constexpr NumberRange NODE_RATE_MULTIPLIER{0, false, physical::RATE_MULTIPLIER.m
 // A week bounds any plausible detection delay.
 constexpr double MAX_DETECTION_S = 7 * 24 * 3600;
 
-// What `failures.model` names: a sourced model (FailurePreset), or none (which still checks the
-// other keys, so that `--set failures.model=none` switches a tuned model off without editing it).
+// What `failures.model` names: a sourced model (FailurePreset), the one the cluster's hardware
+// names (each pod's failure_model), or none (which still checks the other keys, so that
+// `--set failures.model=none` switches a tuned model off without editing it).
+const char* const HARDWARE_MODEL = "hardware";
 const char* const NO_MODEL = "none";
 
 std::vector<std::string> model_names()
 {
   std::vector<std::string> names = enum_name_vector<FailurePreset>();
+  names.push_back(HARDWARE_MODEL);
   names.push_back(NO_MODEL);
   return names;
 }
@@ -46,13 +49,32 @@ struct NamedModel {
   std::optional<FailurePreset> preset;
 };
 
-NamedModel read_model(MapReader& m)
+// The model every pod's hardware names; unset (after reporting) when pods of different hardware
+// name different ones, as a run has one failure model.
+std::optional<FailurePreset> hardware_model(MapReader& m, const ClusterSpec& cluster)
+{
+  const std::string named = cluster.pods.empty() ? PodSpec{}.failure_model : cluster.pods.front().failure_model;
+  for (const auto& pod : cluster.pods)
+    if (pod.failure_model != named) {
+      m.checker().error(*m.get(MODEL), m.key_of(MODEL),
+                        fmt::format("pods '{}' and '{}' name different failure models ({} and {}): name one",
+                                    cluster.pods.front().name, pod.name, named, pod.failure_model));
+      return std::nullopt;
+    }
+  return parse_enum<FailurePreset>(named);
+}
+
+NamedModel read_model(MapReader& m, const ClusterSpec& cluster)
 {
   std::string name;
   if (!m.read(MODEL, name))
     return {};
   if (name == NO_MODEL)
     return {true, std::nullopt};
+  if (name == HARDWARE_MODEL) {
+    const auto preset = hardware_model(m, cluster);
+    return {preset.has_value(), preset};
+  }
   if (const auto preset = parse_enum<FailurePreset>(name))
     return {true, *preset};
   m.checker().error(*m.get(MODEL), m.key_of(MODEL),
@@ -127,7 +149,8 @@ const KeyTable<F>& failure_keys()
   static const KeyTable<F> keys({
       {ConfigKey<F>(choice_doc(MODEL, model_names(),
                                "the sourced failure model the keys below tune: acme (Acme's A100 classes at Meta "
-                               "RSC-1's rate) or llama3 (Llama 3 405B's H100 run); none: no failures"),
+                               "RSC-1's node rate), rsc2 (the same at RSC-2's) or llama3 (Llama 3 405B's H100 run); "
+                               "hardware: the one the cluster's pods name (failure_model); none: no failures"),
                     {}, {}) // read by read_failures, with `recorded`
            .default_is("set one of model and recorded"),
        ConfigKey<F>(other_doc(RECORDED, "path", "a readable file",
@@ -168,7 +191,7 @@ bool one_source(ConfigChecker& checker, const MapReader& m)
 
 } // namespace
 
-FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node)
+FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const ClusterSpec& cluster)
 {
   MapReader m(checker, &node, "failures", failure_keys().names());
   if (!m.ok() || !one_source(checker, m))
@@ -182,7 +205,7 @@ FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node)
     for (const auto& name : model_keys().names())
       if (const ConfigNode* n = m.get(name))
         checker.error(*n, m.key_of(name), "applies only to failures.model (a recorded list replaces the model)");
-  } else if (const NamedModel model = read_model(m); model.ok) {
+  } else if (const NamedModel model = read_model(m, cluster); model.ok) {
     none = !model.preset;
     spec = failure_defaults(model.preset.value_or(FailurePreset::Acme));
     model_keys().read(m, spec);

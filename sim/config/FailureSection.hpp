@@ -10,9 +10,10 @@
 
 namespace acmesim {
 
-// Reads the section; a relative `recorded` path resolves against the checker's directory. Every
-// problem is reported through `checker`.
-FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node);
+// Reads the section; a relative `recorded` path resolves against the checker's directory;
+// `model: hardware` takes the model `cluster`'s pods name (PodSpec::failure_model; A100 pods when
+// the cluster is not known yet, as an SWF header's). Every problem is reported through `checker`.
+FailureSpec read_failures(ConfigChecker& checker, const ConfigNode& node, const ClusterSpec& cluster);
 
 // Checks what needs the built cluster: node names in node_rate_multipliers exist, lemon_nodes
 // does not exceed the node count. `source` names the scenario in diagnostics.

@@ -18,20 +18,23 @@ namespace acmesim {
 
 namespace {
 
-// A section read whole by its reader (`read(checker, node)`), called when the file has the section;
-// one whose absence means something (`read(checker, nullptr)`: a default policy, checked and
-// completed) is read then too. Its echo and reference are the section's own (section_echo and
+// A section read whole by its reader (`read(checker, node)`, or `read(checker, node, scenario)` for
+// one whose defaults come from sections before it), called when the file has the section; one
+// whose absence means something (`read(checker, nullptr)`: a default policy, checked and completed)
+// is read then too. Its echo and reference are the section's own (section_echo and
 // section_key_docs, found by the member's type).
-template <typename Section, typename Node>
-ConfigKey<Scenario> section_key(std::string name, Section Scenario::*member, Section (*read)(ConfigChecker&, Node),
-                                std::string help)
+template <typename Section, typename Node, typename... Earlier>
+ConfigKey<Scenario> section_key(std::string name, Section Scenario::*member,
+                                Section (*read)(ConfigChecker&, Node, const Earlier&...), std::string help)
 {
   KeyDoc doc = other_doc(std::move(name), "map", MAP_KEYS, std::move(help));
   doc.default_value = MAP_DEFAULTS;
   ConfigKey<Scenario> section{
       std::move(doc),
       [member, read](MapReader& m, const std::string& key, Scenario& scenario) {
-        if constexpr (std::is_pointer_v<Node>)
+        if constexpr (sizeof...(Earlier) > 0)
+          scenario.*member = read(m.checker(), *m.get(key), scenario);
+        else if constexpr (std::is_pointer_v<Node>)
           scenario.*member = read(m.checker(), m.get(key));
         else
           scenario.*member = read(m.checker(), *m.get(key));
@@ -58,6 +61,14 @@ bool read_name(MapReader& m, const std::string& key, Scenario& scenario)
   return false;
 }
 
+// The table reads the cluster first, so `failures.model: hardware` can take its pods' model. A
+// cluster an SWF header describes is read after the table: its pods are A100 nodes, as PodSpec's
+// defaults, whose model read_failures takes when it is given no pods.
+FailureSpec read_failures_after_cluster(ConfigChecker& checker, const ConfigNode& node, const Scenario& scenario)
+{
+  return read_failures(checker, node, scenario.cluster);
+}
+
 } // namespace
 
 const KeyTable<Scenario>& scenario_keys()
@@ -75,7 +86,7 @@ const KeyTable<Scenario>& scenario_keys()
           .default_is("required, unless evaluation is given"),
       section_key("scheduler", &S::scheduler, read_scheduler,
                   "the scheduler, where it places jobs, and its parameters"),
-      section_key("failures", &S::failures, read_failures,
+      section_key("failures", &S::failures, read_failures_after_cluster,
                   "hardware failures, from a sourced model or a recorded list (docs/failures.md)")
           .default_is("none"),
       section_key("checkpoint", &S::checkpoint, read_checkpoint, "checkpoints of training jobs (docs/checkpointing.md)")

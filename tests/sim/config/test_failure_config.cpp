@@ -95,6 +95,56 @@ TEST_CASE("failures: absent means none, model acme means the defaults, model non
   CHECK(load("failures: {model: none, lemon_nodes: 2}\n").failures.source == FailureSpec::Source::None);
 }
 
+TEST_CASE("failures: rsc2 is acme's components at RSC-2's node rate, and hardware takes the pods' model")
+{
+  // RSC-2 fails 2.34 times per 1000 node-days where RSC-1 (acme) fails 6.50: every node-level
+  // component's time between failures is 6.50 / 2.34 times acme's; leaf switches and storage stay.
+  const Scenario rsc2 = load("failures: {model: rsc2}\n");
+  CHECK(rsc2.failures.preset == FailurePreset::Rsc2);
+  const FailureSpec acme = acme_failure_defaults();
+  for (const Component c : {Component::Node, Component::Gpu, Component::NvLink, Component::Nic})
+    CHECK(comp(rsc2, c).time_between_failures.mean() ==
+          Approx(acme.components[static_cast<std::size_t>(c)].time_between_failures.mean() * 6.50 / 2.34));
+  for (const Component c : {Component::LeafSwitch, Component::Storage})
+    CHECK(comp(rsc2, c).time_between_failures.mean() ==
+          acme.components[static_cast<std::size_t>(c)].time_between_failures.mean());
+  // Node MTBF from the four node-level components: 1000 / 2.34 days.
+  double node_rate_per_h = 0;
+  for (const Component c : {Component::Node, Component::NvLink, Component::Nic})
+    node_rate_per_h += 1 / comp(rsc2, c).time_between_failures.mean() * 3600;
+  node_rate_per_h += 8 / comp(rsc2, Component::Gpu).time_between_failures.mean() * 3600;
+  CHECK(1 / node_rate_per_h == Approx(1000.0 / 2.34 * 24));
+
+  // hardware: the model the pods' hardware names, tuned by the keys as any other; the echo names
+  // the model taken, so the echoed scenario runs the same.
+  const auto on = [](const std::string& cluster, const std::string& failures) {
+    return load_scenario_text("cluster: " + cluster + "\nworkload: {synthetic: {days: 1, types: {Eval: "
+                              "{arrivals_per_hour: 1, gpus: {values: [1], cdf: [1]}, duration_s: {values: [60], "
+                              "cdf: [1]}}}}}\nfailures: " + failures + "\n",
+                              "test.yaml", ".");
+  };
+  const Scenario h100 = on("{preset: dgx-h100}", "{model: hardware, lemon_nodes: 1}");
+  CHECK(h100.failures.preset == FailurePreset::Llama3);
+  CHECK(h100.failures.lemon_nodes == 1);
+  CHECK(section_echo(h100.failures)["model"] == "llama3");
+  CHECK(on("{preset: kalos}", "{model: hardware}").failures.preset == FailurePreset::Acme);
+  CHECK(on("{preset: kalos, failure_model: rsc2}", "{model: hardware}").failures.preset == FailurePreset::Rsc2);
+  // A cluster without a preset is A100 nodes: acme.
+  CHECK(load("failures: {model: hardware}\n").failures.preset == FailurePreset::Acme);
+  // One failure model a run: pods of hardware naming two are told to name one.
+  const auto errors = testing::input_errors([&] {
+    on("{pods: [{preset: kalos}, {preset: dgx-h100, nodes: 4}]}", "{model: hardware}");
+  });
+  REQUIRE(errors.size() == 1);
+  CHECK(errors.front().key == "failures.model");
+  CHECK(errors.front().message ==
+        "pods 'kalos' and 'dgx-h100' name different failure models (acme and llama3): name one");
+  // The pod key takes only a model's name.
+  const auto bad = testing::input_errors([&] { on("{preset: kalos, failure_model: hardware}", "{model: acme}"); });
+  REQUIRE(bad.size() == 1);
+  CHECK(bad.front().key == "cluster.failure_model");
+}
+
 TEST_CASE("failures: components, lemons, neighbours and detection override the defaults key by key")
 {
   const Scenario s = load("failures:\n"
@@ -170,7 +220,7 @@ TEST_CASE("failures: model and recorded are exclusive, one is required, names ar
   const Diagnostic model = single_error("failures: {model: meta}\n");
   CHECK(model.key == "failures.model");
   CHECK(model.value == "meta");
-  CHECK(model.message == "unknown failure model; valid models: acme, llama3, none");
+  CHECK(model.message == "unknown failure model; valid models: acme, rsc2, llama3, hardware, none");
   const Diagnostic missing = single_error("failures: {recorded: nowhere.csv}\n", dir.path.string());
   CHECK(missing.key == "failures.recorded");
   CHECK_THAT(missing.message, Contains("not found"));
