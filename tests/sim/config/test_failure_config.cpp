@@ -133,12 +133,12 @@ TEST_CASE("failures: rsc2 is acme's components at RSC-2's node rate, and hardwar
   CHECK(load("failures: {model: hardware}\n").failures.preset == FailurePreset::Acme);
   // One failure model a run: pods of hardware naming two are told to name one.
   const auto errors = testing::input_errors([&] {
-    on("{pods: [{preset: kalos}, {preset: dgx-h100, nodes: 4}]}", "{model: hardware}");
+    on("{pods: [{preset: kalos}, {preset: kalos, name: rsc, failure_model: rsc2}]}", "{model: hardware}");
   });
   REQUIRE(errors.size() == 1);
   CHECK(errors.front().key == "failures.model");
   CHECK(errors.front().message ==
-        "pods 'kalos' and 'dgx-h100' name different failure models (acme and llama3): name one");
+        "pods 'kalos' and 'rsc' name different failure models (acme and rsc2): name one");
   // The pod key takes only a model's name.
   const auto bad = testing::input_errors([&] { on("{preset: kalos, failure_model: hardware}", "{model: acme}"); });
   REQUIRE(bad.size() == 1);
