@@ -221,14 +221,49 @@ constexpr auto json_fields(const EvaluationSummary*)
   return fields<T>("campaigns feedback_latency_s", &T::campaigns, &T::feedback_latency_s);
 }
 
-// Shares of all GPU time: busy, and busy or stranded (allocated).
+// The CPU cores running jobs held (sim/run/CpuDemand.hpp), as shares of the cluster's cores and of
+// the run's time. CPUs are not capacity, so the demand may exceed the cores (shares above 1).
+struct CpuUtilisation {
+  std::int64_t cpus = 0;          // the cluster's cores
+  double mean_busy = 0;           // cores held, at most all of them, over all core-time
+  double mean_demand = 0;         // cores held over all core-time
+  double peak_demand = 0;         // the most cores held at once, over the cluster's
+  double over_capacity_share = 0; // of the run's time, with more cores held than the cluster has
+};
+constexpr auto json_fields(const CpuUtilisation*)
+{
+  using T = CpuUtilisation;
+  return fields<T>("cpus mean_busy mean_demand peak_demand over_capacity_share", &T::cpus, &T::mean_busy,
+                   &T::mean_demand, &T::peak_demand, &T::over_capacity_share);
+}
+
+// Shares of all GPU time: busy, and busy or stranded (allocated); the share of the GPU time while
+// a GPU job was queued that was free on nodes in service; and the CPUs'.
 struct Utilisation {
-  double mean_gpu_busy = 0, mean_gpu_allocated = 0;
+  double mean_gpu_busy = 0, mean_gpu_allocated = 0, gpu_free_while_queued = 0;
+  CpuUtilisation cpu;
 };
 constexpr auto json_fields(const Utilisation*)
 {
   using T = Utilisation;
-  return fields<T>("mean_gpu_busy mean_gpu_allocated", &T::mean_gpu_busy, &T::mean_gpu_allocated);
+  return fields<T>("mean_gpu_busy mean_gpu_allocated gpu_free_while_queued cpu", &T::mean_gpu_busy,
+                   &T::mean_gpu_allocated, &T::gpu_free_while_queued, &T::cpu);
+}
+
+// What held GPU jobs back, where the run shows it (docs/outputs.md, "What binds"): the resource
+// (BindingResource) and the figures that say so.
+enum class BindingResource : std::uint8_t { Gpus, Cpus, StartOverhead, Scheduling };
+constexpr auto enum_names(BindingResource)
+{
+  return names_in_order<BindingResource>("gpus", "cpus", "start_overhead", "scheduling");
+}
+struct BindingFlag {
+  std::string resource; // a BindingResource's name
+  std::string why;
+};
+constexpr auto json_fields(const BindingFlag*)
+{
+  return fields<BindingFlag>("resource why", &BindingFlag::resource, &BindingFlag::why);
 }
 
 // Energy from the ledger's state times and the power model (docs/energy.md): exact, since every
@@ -342,6 +377,7 @@ struct RunSummary {
   TrainingSummary training;
   std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
   Utilisation utilisation;
+  std::vector<BindingFlag> binding;
   EnergySummary energy;
   Omittable<NetworkSummary> network; // with the network model on
   EngineSummary engine;
@@ -351,10 +387,10 @@ constexpr auto json_fields(const RunSummary*)
 {
   using T = RunSummary;
   return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
-                   "preemption training evaluation utilisation energy network engine scenario",
+                   "preemption training evaluation utilisation binding energy network engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
                    &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
-                   &T::utilisation, &T::energy, &T::network, &T::engine, &T::scenario);
+                   &T::utilisation, &T::binding, &T::energy, &T::network, &T::engine, &T::scenario);
 }
 
 // Reads a summary.json document; throws InputError naming the field that is missing or of the

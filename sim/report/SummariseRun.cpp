@@ -6,6 +6,16 @@
 
 namespace acmesim {
 
+namespace {
+
+double free_while_queued(const Run& run)
+{
+  const double queued_gpu_s = run.engine().queued_s * run.topology().total_gpus();
+  return queued_gpu_s > 0 ? run.engine().free_gpu_s_while_queued / queued_gpu_s : 0.0;
+}
+
+} // namespace
+
 RunSummary summarise_run(const Scenario& scenario, const Workload& workload, const RunResult& result)
 {
   const Run& run = *result.run;
@@ -28,7 +38,10 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.training = summarise_training(run);
   summary.evaluation = summarise_evaluation(scenario, run);
   summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),
-                                    share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded))};
+                                    share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded)),
+                                    free_while_queued(run),
+                                    summarise_cpus(run, result.makespan_s)};
+  summary.binding = what_binds(summary, run);
   summary.energy = summarise_energy(ledger, scenario.power, servers_of(*result.topology), network);
   if (auto network_part = summarise_network(result))
     summary.network = std::move(*network_part);

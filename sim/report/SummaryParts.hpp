@@ -77,6 +77,11 @@ TrainingSummary summarise_training(const Run& run);
 // Per campaign its makespan and trial GPU time (every trial's phases for scheduled campaigns),
 // and the feedback latency of campaigns triggered by checkpoints; nullopt without campaigns.
 std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
+// The CPU cores jobs held over the run, as shares of the cluster's cores and of the makespan.
+CpuUtilisation summarise_cpus(const Run& run, double makespan_s);
+// What held GPU jobs back, from the summary's figures and the jobs' start overheads; each flag's
+// rule and threshold: docs/outputs.md, "What binds".
+std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run);
 // Slowdowns per job type, communication GPU-hours, the busiest links and the NICs' load;
 // nullopt with the network model off.
 std::optional<NetworkSummary> summarise_network(const RunResult& result);

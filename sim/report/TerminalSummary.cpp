@@ -84,6 +84,7 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
 {
   const JobCounts& jobs = summary.jobs;
   const StateHours& hours = summary.gpu_hours;
+  const CpuUtilisation& cpu = summary.utilisation.cpu;
   out << fmt::format("scenario     {} (seed {})\n", summary.scenario_name, summary.seed)
       << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario.cluster.name,
                      scenario.cluster.total_nodes(), scenario.cluster.total_gpus())
@@ -93,8 +94,14 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
       << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
       << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
       << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
-      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated\n", 100 * summary.utilisation.mean_gpu_busy,
-                     100 * summary.utilisation.mean_gpu_allocated)
+      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; {:.1f}% free while GPU jobs were queued\n",
+                     100 * summary.utilisation.mean_gpu_busy, 100 * summary.utilisation.mean_gpu_allocated,
+                     100 * summary.utilisation.gpu_free_while_queued)
+      << fmt::format("CPUs         {:.1f}% busy of {} cores; jobs held {:.1f}% of them on average, at most {:.1f}%{}\n",
+                     100 * cpu.mean_busy, cpu.cpus, 100 * cpu.mean_demand, 100 * cpu.peak_demand,
+                     cpu.over_capacity_share > 0
+                         ? fmt::format(", more than all for {:.1f}% of the time", 100 * cpu.over_capacity_share)
+                         : std::string())
       << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
                      hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
                      hours.by_state.at(GpuState::Idle), hours.total)
@@ -103,6 +110,8 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
                      summary.energy.it_kwh / 1000, summary.energy.facility_kwh / 1000, summary.energy.pue,
                      summary.energy.mean_it_kw, summary.energy.mean_gpu_w,
                      100 * summary.energy.idle_gpu_time_share);
+  for (const auto& flag : summary.binding)
+    out << fmt::format("binding      {}: {}\n", flag.resource, flag.why);
   print_by_type(out, summary);
   print_faults(out, summary);
   print_evaluation(out, summary);

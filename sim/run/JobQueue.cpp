@@ -38,7 +38,7 @@ void JobQueue::submit_due(double now)
     if (j.cpu_only()) {
       ++cpu_only_jobs_;
       jobs_.started(j.id, now);
-      cpu_work_.run_until(j.id, now + j.duration_s);
+      cpu_work_.start_cpu_only(j, now);
       continue;
     }
     if (!fits_when_empty(j)) {

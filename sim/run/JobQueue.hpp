@@ -33,6 +33,7 @@ public:
   bool contains(JobId job) const { return queued_.count(job) > 0; }
   const std::set<JobId>& ids() const { return queued_; }
   std::size_t cpu_only_jobs() const { return cpu_only_jobs_; }
+  double start_overhead_s(JobId job) const { return job < start_overhead_s_.size() ? start_overhead_s_[job] : 0.0; }
 
 private:
   bool fits_when_empty(const Job& job) const;

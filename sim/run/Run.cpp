@@ -47,9 +47,10 @@ bool moves_storage_data(const Workload& workload, const RunSetup& setup)
 }
 
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
-    : records_(topology, workload.jobs.size(), setup.utilisation_bin_s, setup.timeline)
+    : records_(topology, workload.jobs, setup.utilisation_bin_s, setup.timeline)
     , jobs_(workload)
     , holders_(topology, jobs_, clock_, records_.events())
+    , cpu_work_(records_.events())
     , queue_(jobs_, cpu_work_, inbox_, largest_fits(topology, spares_per_pod(setup)), setup.start_overhead_s)
     , transfers_(setup.transfers)
     , speeds_(core(), SpeedSetup{setup.network, setup.checkpoint, setup.rings})
@@ -83,6 +84,10 @@ double Run::next_event_time() const
 
 void Run::process_instant(double now)
 {
+  if (queued_) {
+    counters_.queued_s += now - last_instant_s_;
+    counters_.free_gpu_s_while_queued += free_gpus_ * (now - last_instant_s_);
+  }
   clock_.advance_to(now);
   records_.events().publish(ClockAdvanced{now});
   ++counters_.instants;
@@ -95,6 +100,10 @@ void Run::process_instant(double now)
   trials_.launch_triggered_campaigns();
   queue_.submit_due(now);
   call_scheduler();
+  // Nothing changes until the next instant.
+  last_instant_s_ = now;
+  queued_ = !queue_.ids().empty();
+  free_gpus_ = holders_.cluster().free_gpus_total();
 }
 
 void Run::dispatch_timer(JobId id)

@@ -52,6 +52,11 @@ struct EngineCounters {
   std::uint64_t scheduler_calls = 0;
   std::uint64_t instants = 0;
   std::size_t max_queue_length = 0;
+  // Time during which some GPU job was queued, and the GPU-seconds free (on nodes in service)
+  // then: capacity that the scheduler's order or reservations, fragmentation or pod boundaries
+  // kept from the queue.
+  double queued_s = 0;
+  double free_gpu_s_while_queued = 0;
 };
 
 class Run {
@@ -88,6 +93,10 @@ public:
   const std::vector<NodeId>* earlier_nodes(JobId id) const { return holders_.earlier_nodes(id); }
   const Ledger& ledger() const { return records_.ledger(); }
   const RunStatistics& statistics() const { return records_.statistics(); }
+  // The CPU cores jobs held, up to `end_s` (the makespan).
+  CpuFigures cpu_figures(double end_s) const { return records_.cpus().until(end_s); }
+  // How long after its submission the platform let a GPU job enter the queue (0: at once).
+  double start_overhead_s(JobId id) const { return queue_.start_overhead_s(id); }
   // nullptr unless the setup asked for a timeline.
   const RunTimeline* timeline() const { return records_.timeline(); }
   const std::vector<CampaignRun>& campaigns() const { return trials_.campaigns(); }
@@ -118,6 +127,10 @@ private:
   TrialGroups trials_;
   Scheduler* scheduler_;
   double scheduler_wake_at_ = std::numeric_limits<double>::infinity(); // the last call's Decisions::wake_at
+  // Since the last instant: its time, whether a job was queued then, and the GPUs free then.
+  double last_instant_s_ = 0;
+  bool queued_ = false;
+  int free_gpus_ = 0;
   EngineCounters counters_;
 };
 

@@ -128,6 +128,13 @@ struct JobGivenUp {
   JobId job;
   double useful_s;
 };
+// A CPU-only job took (`cpus` > 0) or gave back (< 0) its CPU cores. GPU jobs hold theirs while they
+// hold GPUs (GpusTaken, GpusReturned).
+struct CpusChanged {
+  double now;
+  JobId job;
+  int cpus;
+};
 // An evaluation trial's metric runs on CPUs for `metric_s` after its GPUs went to the next trial.
 struct MetricMovedToCpu {
   double now;
@@ -172,6 +179,7 @@ public:
   virtual void on(const SpeedChanged&) {}
   virtual void on(const CheckpointCommitted&) {}
   virtual void on(const JobGivenUp&) {}
+  virtual void on(const CpusChanged&) {}
   virtual void on(const MetricMovedToCpu&) {}
   virtual void on(const NodeHealthChanged&) {}
   virtual void on(const FailureApplied&) {}

@@ -37,7 +37,7 @@ RunSummary summary()
   s.jct_s.all = distribution(3, 110, 220);
   s.jct_s.by_type[JobType::Eval] = distribution(0, 0, 0);
   s.jct_s.by_type[JobType::Pretrain] = distribution(3, 110, 220);
-  s.utilisation = Utilisation{0.5, 0.625};
+  s.utilisation = Utilisation{0.5, 0.625, 0.0625, CpuUtilisation{1024, 0.75, 1.25, 2, 0.125}};
   double hours = 0;
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
@@ -72,6 +72,10 @@ TEST_CASE("run metrics are the table's paths in summary.json, in the table's ord
                                           "jct_s.by_type.Pretrain.p95",
                                           "utilisation.mean_gpu_busy",
                                           "utilisation.mean_gpu_allocated",
+                                          "utilisation.gpu_free_while_queued",
+                                          "utilisation.cpu.mean_busy",
+                                          "utilisation.cpu.mean_demand",
+                                          "utilisation.cpu.over_capacity_share",
                                           "lost_gpu_hours.total",
                                           "lost_gpu_hours.lost_work",
                                           "lost_gpu_hours.preempted",
@@ -91,15 +95,19 @@ TEST_CASE("run metrics are the table's paths in summary.json, in the table's ord
   CHECK(metrics[0].value == 1000.5);
   CHECK(metrics[4].value == 220);
   CHECK(metrics[10].value == 0.625);
-  CHECK(metrics[17].value == 6);
-  CHECK(metrics[18].value == 7);
-  CHECK(metrics[19].value == 8);
-  CHECK(metrics[20].value == 120);
-  CHECK(metrics[21].value == 150);
-  CHECK(metrics[22].value == 2.5);
-  CHECK(metrics[23].value == 2);
-  CHECK(metrics[24].value == 0.97);
-  CHECK(metrics[25].value == 0.93);
+  CHECK(metrics[11].value == 0.0625);
+  CHECK(metrics[12].value == 0.75);
+  CHECK(metrics[13].value == 1.25);
+  CHECK(metrics[14].value == 0.125);
+  CHECK(metrics[21].value == 6);
+  CHECK(metrics[22].value == 7);
+  CHECK(metrics[23].value == 8);
+  CHECK(metrics[24].value == 120);
+  CHECK(metrics[25].value == 150);
+  CHECK(metrics[26].value == 2.5);
+  CHECK(metrics[27].value == 2);
+  CHECK(metrics[28].value == 0.97);
+  CHECK(metrics[29].value == 0.93);
 }
 
 TEST_CASE("a run that has everything the table measures reports every declared metric")
@@ -184,10 +192,10 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 28);
-  CHECK(metrics[26].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[26].value == 900);
-  CHECK(metrics[27].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 32);
+  CHECK(metrics[30].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[30].value == 900);
+  CHECK(metrics[31].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
