@@ -189,3 +189,23 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   CHECK(range.exit_code == 2);
   CHECK(range.err.find("scheduler.params.mode") != std::string::npos);
 }
+
+TEST_CASE("a Python policy sees which links of a ring across three-tier blocks run to the core")
+{
+  // Eight Seren nodes, two to a leaf, two leaves a block: a 64-GPU job takes all of them, and its
+  // ring crosses from block 0 to block 1 and back over both blocks' pooled core cables. Mode 4
+  // raises, at the next call, naming the links the view marks `core`.
+  write_scratch_file("core_trace.csv", "job_id,user,gpu_num,type,state,submit_time,duration\n"
+                                       "a,u,64,Pretrain,COMPLETED,2023-03-01 00:00:00+00:00,1000\n"
+                                       "d,u,1,Eval,COMPLETED,2023-03-01 00:01:40+00:00,50\n");
+  const auto scenario = write_scratch_file(
+      "core.yaml", "cluster: {preset: seren, nodes: 8, storage_nics: 1, fabric: {leaf_radix: 4, nodes_per_leaf: 2, "
+                   "nodes_per_block: 4, core_oversubscription: 2}}\n"
+                   "workload: {trace: core_trace.csv}\n"
+                   "network: {model: flows}\n"
+                   "scheduler: " + POLICY + "Fifo, params: {mode: 4}}\n");
+  const auto o = run_acmesim("run '" + scenario.string() + "' --quiet --out '" + (scratch() / "py-core").string() + "'");
+  CHECK(o.exit_code == 1);
+  CHECK(o.err.find("RuntimeError: core links: seren-block0-core_DOWN,seren-block0-core_UP,seren-block1-core_DOWN,"
+                   "seren-block1-core_UP\n") != std::string::npos);
+}
