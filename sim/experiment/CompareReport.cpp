@@ -47,6 +47,13 @@ std::string interval_text(const std::optional<Interval>& ci)
   return ci ? fmt::format("[{}, {}]", figure(ci->low), figure(ci->high)) : "-";
 }
 
+// Which way the metric is better, from its declaration ("neither" for a name the table lacks).
+std::string better_of(const std::string& metric)
+{
+  const MetricDecl* decl = find_metric(metric);
+  return std::string(to_string(decl ? decl->better : Better::Neither));
+}
+
 } // namespace
 
 std::string verdict(const PairedDifference& stats)
@@ -104,7 +111,8 @@ SortedJson compare_json(const CompareSide& a, const CompareSide& b, const std::v
                         {"ratio_ci_low", optional_number(s.ratio_ci ? std::optional(s.ratio_ci->low) : std::nullopt)},
                         {"ratio_ci_high",
                          optional_number(s.ratio_ci ? std::optional(s.ratio_ci->high) : std::nullopt)},
-                        {"verdict", v.empty() ? SortedJson(nullptr) : SortedJson(v)}});
+                        {"verdict", v.empty() ? SortedJson(nullptr) : SortedJson(v)},
+                        {"better", better_of(name)}});
   }
   return SortedJson{{"program", SortedJson{{"name", "acmesim"}, {"version", VERSION}}},
               {"confidence", confidence},

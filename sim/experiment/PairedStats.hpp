@@ -23,19 +23,27 @@ struct PairedDifference {
   double diff_mean = 0;             // mean of b_i - a_i
   std::optional<Interval> diff_ci;  // needs n >= 2
   std::optional<double> ratio;      // b_mean / a_mean; none when a_mean is 0
-  std::optional<Interval> ratio_ci; // needs n >= 2 and a ratio
+  // Needs n >= 2 and a ratio; none when A's mean is not clearly away from zero (Fieller's set is
+  // then unbounded).
+  std::optional<Interval> ratio_ci;
   // -1 when B is lower, +1 when B is higher, 0 when the interval of the difference holds zero
   // (or there is none): the only case in which a verdict is stated.
   int direction() const;
 };
 
+// Relative tolerance within which a seed's B value is A's: two sums of the same numbers in another
+// order differ by about 1e-16 of their size, and a verdict must not rest on that.
+inline constexpr double FLOAT_NOISE = 1e-9;
+
 // `a[i]` and `b[i]` come from the same seed. Throws std::invalid_argument on a length mismatch
-// or on no pair at all, or a confidence outside (0, 1).
+// or on no pair at all, or a confidence outside (0, 1). A b[i] within FLOAT_NOISE of a[i]
+// (relative to the larger) is taken as equal to it.
 //
-// The ratio's interval is the delta-method (linearised) interval of a ratio of paired means:
-// with r = mean(b) / mean(a) and residuals e_i = b_i - r a_i, se(r) = sd(e) / (sqrt(n) |mean(a)|),
-// and the interval is r +- t se(r) with the same n - 1 degrees of freedom (Cochran, Sampling
-// Techniques, 3rd ed., section 6.4). It needs no positive values, unlike a log-ratio.
+// The difference's interval is Student's t on the per-seed differences. The ratio's is Fieller's
+// (Fieller, "Some problems in interval estimation", JRSS B 16, 1954): the ratios r for which the
+// same t test of the residuals b_i - r a_i does not reject their mean being zero. At r = 1 the
+// residuals are the differences, so the ratio interval holds 1 exactly when the difference
+// interval holds 0. For metrics that are never negative (no a_i or b_i below 0) it is cut at 0.
 PairedDifference paired_difference(const std::vector<double>& a, const std::vector<double>& b,
                                    double confidence = 0.95);
 

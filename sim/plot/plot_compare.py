@@ -13,7 +13,7 @@ def side_description(side, path, name):
 
 class Comparison:
     """compare.json, checked: each side's label and description, the seeds, the confidence level,
-    and rows of (metric, {ratio, ratio_ci_low, ratio_ci_high, diff_mean}, verdict)."""
+    and rows of (metric, {ratio, ratio_ci_low, ratio_ci_high, diff_mean}, verdict, better)."""
 
     def __init__(self, path):
         doc = read_json(path)
@@ -32,7 +32,10 @@ class Comparison:
                 raise BadInput(f"{path}: {where}: expected an object with a 'metric' name")
             get = {k: json_number(m.get(k), path, f"{where}.{k}", allow_null=True)
                    for k in ("ratio", "ratio_ci_low", "ratio_ci_high", "diff_mean")}
-            self.rows.append((m["metric"], get, m.get("verdict")))
+            better = m.get("better", "neither")
+            if better not in ("lower", "higher", "neither"):
+                raise BadInput(f"{path}: {where}.better: expected lower, higher or neither")
+            self.rows.append((m["metric"], get, m.get("verdict"), better))
 
 
 def plot_compare(results, writer):
@@ -45,9 +48,20 @@ def plot_compare(results, writer):
     plot_pooled_cdfs(comparison, runs, writer)
 
 
-def draw_difference(ax, y, v, verdict):
+def verdict_colour(verdict, better):
+    """Green where B is better by the metric's direction, red where it is worse, blue where the
+    metric has no better direction; grey without a verdict."""
+    if not verdict:
+        return "0.35"
+    if better == "neither":
+        return "tab:blue"
+    b_lower = verdict == "B lower"
+    return "tab:green" if b_lower == (better == "lower") else "tab:red"
+
+
+def draw_difference(ax, y, v, verdict, better):
     """One metric's row: its relative difference with the CI, and the same in words at the right."""
-    colour = {"B lower": "tab:blue", "B higher": "tab:red"}.get(verdict, "0.35")
+    colour = verdict_colour(verdict, better)
     if verdict:
         ax.axhspan(y - 0.5, y + 0.5, color="#fff3c4", zorder=0)
     if v["ratio"] is None:
@@ -72,11 +86,11 @@ def draw_difference(ax, y, v, verdict):
 def plot_relative_differences(c, writer):
     rows = c.rows
     fig, ax = plt.subplots(figsize=(9, 1.9 + 0.3 * max(len(rows), 1)))
-    for y, (metric, v, verdict) in enumerate(rows):
-        draw_difference(ax, y, v, verdict)
+    for y, (metric, v, verdict, better) in enumerate(rows):
+        draw_difference(ax, y, v, verdict, better)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
-    for tick, (_, _, verdict) in zip(ax.get_yticklabels(), rows):
+    for tick, (_, _, verdict, _) in zip(ax.get_yticklabels(), rows):
         if verdict:
             tick.set_fontweight("bold")
     ax.set_ylim(len(rows) - 0.5, -0.5)  # first metric on top
@@ -84,7 +98,7 @@ def plot_relative_differences(c, writer):
                   f"with its {100 * c.confidence:.0f}% CI")
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_title(f"{c.label_b} vs {c.label_a} over {len(c.seeds)} seed{'s' if len(c.seeds) != 1 else ''} "
-                 f"(highlighted: the CI excludes 0)\n{c.label_a}: {c.text_a}\n{c.label_b}: {c.text_b}",
+                 f"(highlighted: the CI excludes 0; green: B better, red: B worse)\n{c.label_a}: {c.text_a}\n{c.label_b}: {c.text_b}",
                  fontsize=9)
     writer.save(fig, "compare")
 

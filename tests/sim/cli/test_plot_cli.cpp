@@ -136,7 +136,11 @@ const char* COMPARE_JSON = R"({
   "b": {"label": "B", "scenario": "scenarios/a.yaml", "set": ["scheduler.name=easy-backfill"]},
   "metrics": [
     {"metric": "makespan_s", "n": 2, "a_mean": 1000, "b_mean": 900, "diff_mean": -100, "diff_ci_low": -150,
-     "diff_ci_high": -50, "ratio": 0.9, "ratio_ci_low": 0.85, "ratio_ci_high": 0.95, "verdict": "B lower"},
+     "diff_ci_high": -50, "ratio": 0.9, "ratio_ci_low": 0.85, "ratio_ci_high": 0.95, "verdict": "B lower",
+     "better": "lower"},
+    {"metric": "utilisation.mean_gpu_busy", "n": 2, "a_mean": 0.5, "b_mean": 0.4, "diff_mean": -0.1,
+     "diff_ci_low": -0.15, "diff_ci_high": -0.05, "ratio": 0.8, "ratio_ci_low": 0.7, "ratio_ci_high": 0.9,
+     "verdict": "B lower", "better": "higher"},
     {"metric": "wait_s.all.mean", "n": 2, "a_mean": 50, "b_mean": 55, "diff_mean": 5, "diff_ci_low": -10,
      "diff_ci_high": 20, "ratio": 1.1, "ratio_ci_low": 0.8, "ratio_ci_high": 1.4, "verdict": null},
     {"metric": "lost_gpu_hours.total", "n": 2, "a_mean": 0, "b_mean": 3, "diff_mean": 3, "diff_ci_low": null,
@@ -220,6 +224,12 @@ TEST_CASE("plot: a comparison directory gives the forest plot and the pooled CDF
   }
   const CliOutcome o = run_acmesim("plot " + quoted(dir) + " --format svg");
   check_figures(o, dir / "plots", {"compare", "compare_wait_cdf", "compare_jct_cdf"}, "svg");
+  // Coloured by the metric's direction: a lower makespan is better (green), a lower GPU busy share
+  // is worse (red), whatever the sign of the difference.
+  const std::string forest = slurp(dir / "plots" / "compare.svg");
+  CHECK(forest.find("#2ca02c") != std::string::npos); // matplotlib's tab:green
+  CHECK(forest.find("#d62728") != std::string::npos); // tab:red
+  CHECK(forest.find("#1f77b4") == std::string::npos); // tab:blue: only for metrics with no better way
 }
 
 TEST_CASE("plot: a plan directory gives the trade-off of cost against each target, even beside results.csv")

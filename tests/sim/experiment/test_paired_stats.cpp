@@ -36,15 +36,14 @@ TEST_CASE("the paired difference and ratio of four seeds equal the hand-computed
   CHECK(p.diff_ci->high == Approx(1.75 + half).epsilon(1e-6));
   CHECK(p.direction() == 1);
   CHECK(verdict(p) == "B higher");
-  // Ratio r = 14.75 / 13; residuals b_i - r a_i = -0.34615, 0.38462, -0.88462, 0.84615, whose
-  // sample variance is 1.766272 / 3; se(r) = sd / (sqrt(4) * 13).
+  // Ratio r = 14.75 / 13 and Fieller's interval: the r at which the t test of the residuals
+  // b_i - r a_i is at its 95% bound, found by bisection outside this code: 1.021994 and 1.221630.
   const double r = 14.75 / 13;
   REQUIRE(p.ratio);
   CHECK(*p.ratio == Approx(r));
-  const double ratio_half = 3.182446 * std::sqrt(1.766272 / 3) / (2 * 13);
   REQUIRE(p.ratio_ci);
-  CHECK(p.ratio_ci->low == Approx(r - ratio_half).epsilon(1e-5));
-  CHECK(p.ratio_ci->high == Approx(r + ratio_half).epsilon(1e-5));
+  CHECK(p.ratio_ci->low == Approx(1.0219939).epsilon(1e-6));
+  CHECK(p.ratio_ci->high == Approx(1.2216297).epsilon(1e-6));
 }
 
 TEST_CASE("a side compared with itself shows zero difference and no verdict")
@@ -111,4 +110,54 @@ TEST_CASE("metrics are paired only on the seeds where both sides have them")
   CHECK(rows[1].metric == "wait_s.by_type.Eval.mean");
   CHECK(rows[1].stats.n == 1);
   CHECK(rows[1].stats.diff_mean == Approx(-3));
+}
+
+TEST_CASE("the ratio interval holds 1 exactly when the difference interval holds 0")
+{
+  // Seeds where B is about A's: whichever way the difference test goes, the ratio's goes the same.
+  const std::vector<double> a{100, 140, 90, 120, 110};
+  for (const double shift : {-20.0, -8.0, -5.0, -3.0, 0.0, 2.0, 4.0, 6.0, 9.0, 30.0}) {
+    const std::vector<double> b{100 + shift + 7, 140 + shift - 4, 90 + shift + 1, 120 + shift - 6, 110 + shift + 2};
+    const PairedDifference p = paired_difference(a, b);
+    INFO("shift " << shift);
+    REQUIRE(p.ratio_ci);
+    CHECK(p.ratio_ci->excludes_one() == p.diff_ci->excludes_zero());
+    CHECK(p.ratio_ci->low <= *p.ratio);
+    CHECK(p.ratio_ci->high >= *p.ratio);
+  }
+}
+
+TEST_CASE("a ratio interval never goes below 0 for a metric that never does, and is none when A's mean may be 0")
+{
+  // p95 waits: B's mean is a tenth of A's, B's seeds far apart. Fieller's interval runs from
+  // -0.2415 to 0.3482 (worked outside this code); no wait is negative, so it is cut at 0.
+  const PairedDifference p = paired_difference({1000, 1200, 900, 1100}, {0, 400, 0, 10});
+  REQUIRE(p.ratio_ci);
+  CHECK(p.ratio_ci->low == 0);
+  CHECK(p.ratio_ci->high == Approx(0.3481761).epsilon(1e-6));
+  // The same values with one below 0 keep the whole interval.
+  const PairedDifference signed_values = paired_difference({1000, 1200, 900, 1100}, {0, 400, -1e-3, 10});
+  CHECK(signed_values.ratio_ci->low < -0.2);
+  // A's mean is not clearly away from zero: the set of ratios is unbounded, and none is given.
+  const PairedDifference unbounded = paired_difference({-5, 6, -4, 5}, {1, 2, 1, 2});
+  REQUIRE(unbounded.ratio);
+  CHECK_FALSE(unbounded.ratio_ci);
+}
+
+TEST_CASE("differences within float noise get no verdict, and both intervals are exactly the point")
+{
+  // NIC utilisation summed in another order: 4.2e-17 apart on every seed.
+  const std::vector<double> a{0.31, 0.32, 0.33};
+  const std::vector<double> b{0.31 + 4.2e-17, 0.32 + 5.5e-17, 0.33 + 5.5e-17};
+  const PairedDifference p = paired_difference(a, b);
+  CHECK(p.diff_mean == 0);
+  CHECK(p.diff_ci->low == 0);
+  CHECK(p.diff_ci->high == 0);
+  REQUIRE(p.ratio_ci);
+  CHECK(p.ratio_ci->low == 1);
+  CHECK(p.ratio_ci->high == 1);
+  CHECK(verdict(p).empty());
+  // A real difference of one part in a million is kept.
+  const PairedDifference small = paired_difference({1, 2, 3}, {1 + 1e-6, 2 + 1e-6, 3 + 1e-6});
+  CHECK(verdict(small) == "B higher");
 }
