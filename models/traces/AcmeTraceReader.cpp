@@ -197,8 +197,9 @@ public:
     job.cpus = count(CpuNumCol, false);
     job.type = cols_.index[TypeCol] == ABSENT ? JobType::Other : take(TypeCol, parse_enum<JobType>, type_expected_);
     // A job of a run that never started: read as cancelled while pending.
-    const bool rejected = cols_.schema == CsvSchema::Run && get(StateCol) == REJECTED_STATE;
-    job.final_state = rejected ? JobState::Cancelled : take(StateCol, parse_enum<JobState>, state_expected_);
+    const bool never_started =
+        cols_.schema == CsvSchema::Run && (get(StateCol) == REJECTED_STATE || get(StateCol) == STALLED_STATE);
+    job.final_state = never_started ? JobState::Cancelled : take(StateCol, parse_enum<JobState>, state_expected_);
     job.submit_s = time(SubmitTimeCol);
     job.duration_s = duration();
     // Recorded for statistics only: the replay queues jobs itself. Empty: it never started.

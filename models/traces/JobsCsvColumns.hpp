@@ -25,5 +25,7 @@ constexpr auto enum_names(JobsCsvColumn)
 }
 // The state column of a job larger than any pod it may run on: it never started.
 inline constexpr std::string_view REJECTED_STATE = "REJECTED";
+// The state column of a job still queued when its run stalled (the scheduler never started it).
+inline constexpr std::string_view STALLED_STATE = "STALLED";
 
 } // namespace acmesim

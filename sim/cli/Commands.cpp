@@ -280,6 +280,9 @@ int run_cli(int argc, const char* const* argv)
   } catch (const WriteError& e) {
     std::cerr << "error: " << e.what() << '\n';
     return EXIT_INTERNAL;
+  } catch (const RunStalled& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return EXIT_INTERNAL;
   } catch (const PluginError& e) {
     // The plugin's fault, not acmesim's: the run stopped and wrote no results.
     std::cerr << "error: " << e.what() << "\nthe run stopped; no results were written\n";

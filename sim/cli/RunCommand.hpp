@@ -4,6 +4,7 @@
 #include "sim/report/ResultsDir.hpp"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace acmesim {
@@ -19,7 +20,14 @@ namespace acmesim {
 // takes tens of milliseconds. Held from a static list, it is no leak to LeakSanitizer.
 void keep_until_exit(std::shared_ptr<const void> owned);
 
-// Simulates, writes the results into `out_dir` and prints a short summary on stdout.
+// The scheduler left jobs queued with nothing else to happen: the partial results are written,
+// with INCOMPLETE instead of summary.json; the command exits 1 with this message.
+struct RunStalled : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Simulates, writes the results into `out_dir` and prints a short summary on stdout; throws
+// RunStalled after writing the partial results of a run whose scheduler stalled.
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity);
 
 } // namespace acmesim

@@ -294,8 +294,14 @@ RunResult run_simulation(const Scenario& scenario, const Workload& workload, con
 
   if (!result.run->finished())
     throw std::logic_error("the engine stopped with events still pending");
-  if (!result.run->all_jobs_done())
-    throw std::logic_error("the run ended with jobs that never finished");
+  // Jobs left queued with nothing else to happen are the scheduler's: it never started them. A job
+  // left in any other state is ours.
+  const JobTable& jobs = result.run->jobs();
+  for (JobId id = 0; id < jobs.count(); ++id)
+    if (const JobOutcome outcome = jobs.record(id).outcome; outcome == JobOutcome::Pending)
+      result.stalled.push_back(id);
+    else if (outcome == JobOutcome::Running)
+      throw std::logic_error("the run ended with job " + jobs.job(id).name + " still running");
   result.makespan_s = result.run->now();
   if (options.progress)
     options.progress(result.makespan_s, result.run->jobs().ended_count(), result.run->jobs().count());

@@ -138,13 +138,19 @@ public:
   {
     Decisions out;
     auto python_view = std::make_shared<PythonView>(view, *placement_, out);
+    py::object returned;
     try {
-      instance_.attr("decide")(python_view, events);
+      returned = instance_.attr("decide")(python_view, events);
     } catch (const py::error_already_set& e) {
       python_view->expire();
       throw std::runtime_error(python_error(e));
     }
     python_view->expire(); // a policy that keeps the view cannot use it after the call
+    // Decisions are made through the view; a value returned would be silently lost.
+    if (!returned.is_none())
+      throw std::runtime_error("decide() returned a " + std::string(py::str(py::type::of(returned).attr("__name__"))) +
+                               ", not None: a policy acts through the view (view.start, view.preempt, view.wake_at), "
+                               "and nothing decide() returns is read");
     return out;
   }
 

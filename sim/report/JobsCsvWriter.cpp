@@ -20,6 +20,8 @@ std::string_view state_column(const Job& job, const JobRecord& record, const Job
 {
   if (record.outcome == JobOutcome::Rejected)
     return REJECTED_STATE;
+  if (record.outcome == JobOutcome::Pending)
+    return STALLED_STATE;
   if (stats && stats->gave_up)
     return to_string(JobState::NodeFail); // given up after too many interruptions
   return to_string(job.final_state);

@@ -27,9 +27,14 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network
 // Chrome trace events; the run must have recorded its timeline (output.timeline).
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);
 
+// Why a run stalled (RunResult::stalled): the scheduler, the time, how many jobs it never started
+// and the first of them with their sizes; empty for a run that finished.
+std::string describe_stall(const Scenario& scenario, const RunResult& result);
+
 // Writes jobs.csv, failures.csv (with failures), utilisation.csv, timeline.json (if asked for),
 // then `summary` as summary.json into `dir` (created if needed), each atomically, after removing
-// every result file of an earlier run; summary.json, written last, means the set is complete.
+// every result file of an earlier run; summary.json, written last, means the set is complete. A
+// run that stalled gets INCOMPLETE (describe_stall) instead of summary.json: its files are partial.
 // Throws WriteError (AtomicFile.hpp) when a file cannot be written, having removed the others.
 void write_results(const std::filesystem::path& dir, const Scenario& scenario, const RunResult& result,
                    const RunSummary& summary);

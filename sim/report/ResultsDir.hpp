@@ -18,9 +18,11 @@ inline constexpr std::string_view JOBS = "jobs.csv";
 inline constexpr std::string_view FAILURES = "failures.csv";
 inline constexpr std::string_view UTILISATION = "utilisation.csv";
 inline constexpr std::string_view TIMELINE = "timeline.json";
+// Instead of the summary, in a run that stalled: why the other files are partial.
+inline constexpr std::string_view INCOMPLETE = "INCOMPLETE";
 // Written last: a directory with a summary.json holds a whole result set.
 inline constexpr std::string_view SUMMARY = "summary.json";
-inline constexpr std::array ALL{JOBS, FAILURES, UTILISATION, TIMELINE, SUMMARY};
+inline constexpr std::array ALL{JOBS, FAILURES, UTILISATION, TIMELINE, INCOMPLETE, SUMMARY};
 } // namespace result_file
 
 // Another process holds the directory.

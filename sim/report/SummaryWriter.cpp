@@ -7,6 +7,10 @@
 #include "sim/report/JsonText.hpp"
 #include "sim/report/ResultsDir.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 namespace acmesim {
 
 namespace {
@@ -35,6 +39,10 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
   });
   if (scenario.output.timeline)
     write_file(dir, result_file::TIMELINE, [&](std::ostream& out) { write_timeline_json(out, scenario, result); });
+  if (!result.stalled.empty()) {
+    write_file(dir, result_file::INCOMPLETE, [&](std::ostream& out) { out << describe_stall(scenario, result) << '\n'; });
+    return;
+  }
   // Last: its presence says the set is whole. Paths in the scenario may not be UTF-8: such bytes
   // are replaced rather than failing after the run.
   write_file(dir, result_file::SUMMARY, [&](std::ostream& out) {
@@ -42,7 +50,37 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
   });
 }
 
+// The stalled jobs a message names, largest first.
+constexpr std::size_t STALLED_NAMED = 10;
+
 } // namespace
+
+std::string describe_stall(const Scenario& scenario, const RunResult& result)
+{
+  if (result.stalled.empty())
+    return {};
+  const JobTable& jobs = result.run->jobs();
+  std::vector<JobId> named = result.stalled;
+  long long gpus = 0;
+  for (const JobId id : named)
+    gpus += jobs.job(id).gpus;
+  std::stable_sort(named.begin(), named.end(),
+                   [&](JobId a, JobId b) { return jobs.job(a).gpus > jobs.job(b).gpus; });
+  std::string list;
+  for (std::size_t i = 0; i < std::min(named.size(), STALLED_NAMED); ++i) {
+    const Job& j = jobs.job(named[i]);
+    list += fmt::format("{}{} ({} GPUs, {}, submitted at {:.0f} s)", i > 0 ? ", " : "", j.name, j.gpus,
+                        to_string(j.type), j.submit_s);
+  }
+  if (named.size() > STALLED_NAMED)
+    list += fmt::format(", and {} more", named.size() - STALLED_NAMED);
+  return fmt::format("scheduler '{}' stalled: at {:.3f} s nothing was left to happen but {} queued job{} ({} GPUs in "
+                     "all), which it never started: {}. A policy must start every job that fits its pod when the pod "
+                     "is empty, or ask to be woken (wake_at) until it does. jobs.csv marks them STALLED; the other "
+                     "files are partial, and there is no summary.json.",
+                     scenario.scheduler.name, result.run->now(), named.size(), named.size() == 1 ? "" : "s", gpus,
+                     list);
+}
 
 void write_results(const std::filesystem::path& dir, const Scenario& scenario, const RunResult& result,
                    const RunSummary& summary)

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace acmesim {
 
@@ -26,6 +27,9 @@ struct RunResult {
   double makespan_s = 0;
   std::optional<NetworkLoad> network_load; // with the network model on
   double wall_seconds = 0; // for the terminal only: never written to result files
+  // The jobs still queued when nothing was left to happen: the scheduler never started them (or
+  // never restarted them). Empty in a run that finished.
+  std::vector<JobId> stalled;
   // Whether SimGrid's timer kept time; false: the run moved no storage data and kept time itself
   // (the rings of the network model, if on, use the platform's routes only: PlatformRings).
   bool simgrid_kept_time = false;

@@ -209,3 +209,36 @@ TEST_CASE("a Python policy sees which links of a ring across three-tier blocks r
   CHECK(o.err.find("RuntimeError: core links: seren-block0-core_DOWN,seren-block0-core_UP,seren-block1-core_DOWN,"
                    "seren-block1-core_UP\n") != std::string::npos);
 }
+
+TEST_CASE("a policy that never starts a job stalls the run: exit 1 naming it and the jobs, partial results marked")
+{
+  // Mode 6 never starts a job of more than 8 GPUs: a (16 GPUs) is left queued when b, c and d end.
+  const auto o = run_into(POLICY + "Fifo, params: {mode: 6}}", "py-stalled");
+  CHECK(o.exit_code == 1);
+  INFO(o.err);
+  CHECK(o.err.find("error: scheduler 'py-fifo' stalled: at ") != std::string::npos);
+  CHECK(o.err.find("but 1 queued job (16 GPUs in all), which it never started: a (16 GPUs, Pretrain, submitted at "
+                   "0 s).") != std::string::npos);
+  const auto dir = scratch() / "py-stalled";
+  CHECK(o.err.find("partial results are in " + dir.string() + "/ (INCOMPLETE says why)") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "summary.json"));
+  CHECK(slurp(dir / "INCOMPLETE").find("scheduler 'py-fifo' stalled") == 0);
+  const std::string jobs = slurp(dir / "jobs.csv");
+  CHECK(jobs.find("\na,Pretrain,u,16,0,") != std::string::npos);
+  CHECK(jobs.find(",,,,STALLED,") != std::string::npos);
+  CHECK(jobs.find(",COMPLETED,") != std::string::npos); // b, c and d ran
+
+  // A later run into the same directory that finishes leaves no INCOMPLETE behind.
+  REQUIRE(run_acmesim("run '" + scenario(POLICY + "Fifo}") + "' --quiet --out '" + dir.string() + "'").exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(dir / "INCOMPLETE"));
+  CHECK(std::filesystem::exists(dir / "summary.json"));
+}
+
+TEST_CASE("a Python policy whose decide() returns its decisions instead of making them is told so")
+{
+  const auto o = run_into(POLICY + "Fifo, params: {mode: 5}}", "py-returned");
+  CHECK(o.exit_code == 1);
+  CHECK(o.err.find("(Fifo) failed at simulated time 0.000 s: decide() returned a list, not None: a policy acts "
+                   "through the view") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(scratch() / "py-returned" / "summary.json"));
+}
