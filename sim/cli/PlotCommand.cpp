@@ -53,7 +53,7 @@ std::string python_program()
 
 // What the figures of a run directory take from its summary.json, read through RunSummary's
 // declarations so that the script spells no summary key: the scenario's name, all GPU-hours,
-// the lost GPU-hours by cause in the ledger's order, and the ledger's label of every GPU state
+// the lost GPU-hours by cause and the unavailable ones by state, in the ledger's order, and the ledger's label of every GPU state
 // (the columns of utilisation.csv). Null when the directory has no summary.json: it is then
 // another kind of directory, or the script says what a run directory lacks.
 Json run_figure_facts(const std::filesystem::path& results)
@@ -62,19 +62,23 @@ Json run_figure_facts(const std::filesystem::path& results)
   if (!std::filesystem::exists(results / "summary.json", ec))
     return nullptr;
   const RunSummary summary = read_run_summary(results);
-  Json lost = Json::array();
-  for (const GpuState state : LOST_GPU_STATES) {
-    const auto hours = summary.lost_gpu_hours.by_state.find(state);
-    lost.push_back({{"label", state_label(state)},
-                    {"hours", hours == summary.lost_gpu_hours.by_state.end() ? 0.0 : hours->second}});
-  }
+  const auto by_label = [](const auto& states, const StateHours& hours) {
+    Json list = Json::array();
+    for (const GpuState state : states) {
+      const auto found = hours.by_state.find(state);
+      list.push_back({{"label", state_label(state)}, {"hours", found == hours.by_state.end() ? 0.0 : found->second}});
+    }
+    return list;
+  };
   Json labels = Json::object();
   for (const GpuState state : enum_values<GpuState>())
     labels[std::string(to_string(state))] = state_label(state);
   return Json{{"scenario_name", summary.scenario_name},
               {"gpu_hours_total", summary.gpu_hours.total},
-              {"lost_gpu_hours", lost},
+              {"lost_gpu_hours", by_label(LOST_GPU_STATES, summary.lost_gpu_hours)},
               {"lost_gpu_hours_total", summary.lost_gpu_hours.total},
+              {"unavailable_gpu_hours", by_label(UNAVAILABLE_GPU_STATES, summary.unavailable_gpu_hours)},
+              {"unavailable_gpu_hours_total", summary.unavailable_gpu_hours.total},
               {"state_labels", labels}};
 }
 

@@ -19,7 +19,8 @@ STATE_COLOURS = [
 
 def plot_run(results, facts, writer):
     """facts: what the binary read from the run's summary.json (FACTS["run"]; PlotCommand.cpp, run_figure_facts):
-    scenario_name, gpu_hours_total, lost_gpu_hours [{label, hours}] and its total, state_labels."""
+    scenario_name, gpu_hours_total, lost_gpu_hours and unavailable_gpu_hours [{label, hours}] with
+    their totals, state_labels."""
     name = facts["scenario_name"]
     suffix = f" ({name})" if name else ""
 
@@ -132,12 +133,19 @@ def plot_utilisation(path, labels, suffix, writer):
 
 def plot_lost_gpu_hours(facts, suffix, writer):
     """Drawn even when nothing was lost: a figure set that does not depend on the run is easier
-    to script against, and an empty chart says 'no losses' plainly."""
-    causes = [cause["label"] for cause in facts["lost_gpu_hours"]]
-    hours = [cause["hours"] for cause in facts["lost_gpu_hours"]]
+    to script against, and an empty chart says 'no losses' plainly. Work lost (red) and capacity
+    unavailable (grey: nodes down, spares, stranded GPUs) are two totals, drawn apart."""
+    lost = facts["lost_gpu_hours"]
+    unavailable = facts.get("unavailable_gpu_hours", [])
+    causes = [cause["label"] for cause in lost] + [state["label"] for state in unavailable]
+    hours = [cause["hours"] for cause in lost] + [state["hours"] for state in unavailable]
+    colours = ["tab:red"] * len(lost) + ["0.55"] * len(unavailable)
     total = facts["lost_gpu_hours_total"]
+    unavailable_total = facts.get("unavailable_gpu_hours_total", 0.0)
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.4 * max(len(causes), 1)))
-    ax.barh(range(len(causes)), hours, color="tab:red")
+    ax.barh(range(len(causes)), hours, color=colours)
+    if unavailable:
+        ax.axhline(len(lost) - 0.5, color="0.3", linewidth=0.8)
     ax.set_yticks(range(len(causes)), causes)
     ax.invert_yaxis()
     for y, h in enumerate(hours):
@@ -150,7 +158,8 @@ def plot_lost_gpu_hours(facts, suffix, writer):
     all_hours = facts["gpu_hours_total"]
     if all_hours > 0:
         share = f", {100 * total / all_hours:.2f}% of all"
-    ax.set_title(f"Lost GPU-hours by cause{suffix}\n{total:,.1f} in total{share}", fontsize=11)
+    ax.set_title(f"Lost GPU-hours by cause{suffix}\n{total:,.1f} of work lost{share}; "
+                 f"{unavailable_total:,.1f} of capacity unavailable (grey)", fontsize=11)
     if total == 0:
         ax.text(0.5, 0.5, "no GPU-hours lost", transform=ax.transAxes, ha="center", va="center", color="0.4")
     ax.grid(True, axis="x", alpha=0.3)

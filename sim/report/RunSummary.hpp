@@ -371,7 +371,8 @@ struct RunSummary {
   TimesByType wait_s;
   TimesByType jct_s;
   StateHours gpu_hours;
-  StateHours lost_gpu_hours; // the LOST_GPU_STATES
+  StateHours lost_gpu_hours;        // the LOST_GPU_STATES: work lost
+  StateHours unavailable_gpu_hours; // the UNAVAILABLE_GPU_STATES: capacity no job could use
   FailureSummary failures;
   PreemptionSummary preemption;
   TrainingSummary training;
@@ -386,10 +387,11 @@ struct RunSummary {
 constexpr auto json_fields(const RunSummary*)
 {
   using T = RunSummary;
-  return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours failures "
-                   "preemption training evaluation utilisation binding energy network engine scenario",
+  return fields<T>("program scenario_name seed makespan_s jobs wait_s jct_s gpu_hours lost_gpu_hours "
+                   "unavailable_gpu_hours failures preemption training evaluation utilisation binding energy network "
+                   "engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
-                   &T::gpu_hours, &T::lost_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
+                   &T::gpu_hours, &T::lost_gpu_hours, &T::unavailable_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
                    &T::utilisation, &T::binding, &T::energy, &T::network, &T::engine, &T::scenario);
 }
 

@@ -33,6 +33,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   const bool network = scenario.network.on();
   summary.gpu_hours = summarise_hours(ledger, enum_values<GpuState>(), network);
   summary.lost_gpu_hours = summarise_hours(ledger, LOST_GPU_STATES, network);
+  summary.unavailable_gpu_hours = summarise_hours(ledger, UNAVAILABLE_GPU_STATES, network);
   summary.failures = summarise_failures(run);
   summary.preemption = summarise_preemptions(run);
   summary.training = summarise_training(run);

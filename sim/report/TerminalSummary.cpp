@@ -36,8 +36,9 @@ void print_by_type(std::ostream& out, const RunSummary& summary)
 void print_faults(std::ostream& out, const RunSummary& summary)
 {
   const StateHours& lost = summary.lost_gpu_hours;
+  const StateHours& unavailable = summary.unavailable_gpu_hours;
   const FailureSummary& failures = summary.failures;
-  if (lost.total <= 0 && failures.applied == 0)
+  if (lost.total <= 0 && failures.applied == 0 && unavailable.by_state.at(GpuState::Down) <= 0)
     return;
   out << fmt::format("failures     {} applied, {} job interruptions, {} escalations, {} spare swaps, {} jobs "
                      "given up\n",
@@ -47,7 +48,11 @@ void print_faults(std::ostream& out, const RunSummary& summary)
   for (GpuState s : LOST_GPU_STATES)
     if (const auto hours = lost.by_state.find(s); hours != lost.by_state.end())
       causes.push_back(fmt::format("{} {:.0f}", state_label(s), hours->second));
-  out << fmt::format("lost GPU-h   {:.0f}: {}\n", lost.total, join_names(causes));
+  out << fmt::format("lost GPU-h   {:.0f} of work: {}\n", lost.total, join_names(causes));
+  std::vector<std::string> unused;
+  for (GpuState s : UNAVAILABLE_GPU_STATES)
+    unused.push_back(fmt::format("{} {:.0f}", state_label(s), unavailable.by_state.at(s)));
+  out << fmt::format("unavailable  {:.0f} GPU-h of capacity: {}\n", unavailable.total, join_names(unused));
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     out << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "

@@ -45,12 +45,16 @@ inline constexpr std::array<std::string_view, GPU_STATE_COUNT> GPU_STATE_LABELS{
     "idle",       "useful work", "stranded",  "lost work",  "preempted work",   "checkpoint",      "failure detection",
     "waiting for a person", "restart", "node down", "spare", "model load", "waiting for CPUs", "network slowdown"};
 constexpr std::string_view state_label(GpuState state) { return GPU_STATE_LABELS[static_cast<std::size_t>(state)]; }
-// The states whose hours are "lost GPU-hours", each a cause: work redone after failures and after
-// preemptions, checkpoints, detection, waiting for a person, restarts, nodes down, communication
-// the network made slower.
-inline constexpr std::array<GpuState, 8> LOST_GPU_STATES{
-    GpuState::LostWork, GpuState::Preempted, GpuState::Checkpoint, GpuState::Detection,
-    GpuState::WaitingForPerson, GpuState::Restart, GpuState::Down, GpuState::Communication};
+// The states whose hours are "lost GPU-hours", each a cause: GPUs held by jobs without making
+// progress that is kept: work redone after failures and after preemptions, checkpoints,
+// detection, waiting for a person, restarts, communication the network made slower.
+inline constexpr std::array<GpuState, 7> LOST_GPU_STATES{
+    GpuState::LostWork, GpuState::Preempted,        GpuState::Checkpoint, GpuState::Detection,
+    GpuState::WaitingForPerson, GpuState::Restart, GpuState::Communication};
+// The states whose hours are "unavailable GPU-hours": capacity no job could use, not work lost:
+// nodes down, spares held back, GPUs of whole nodes a job holds beyond what it asked for.
+inline constexpr std::array<GpuState, 3> UNAVAILABLE_GPU_STATES{GpuState::Down, GpuState::Spare,
+                                                                GpuState::Stranded};
 // What a GPU in each state draws (models/power/PowerSpec.hpp): busy computing (work kept or later
 // lost, training slowed by the network), moving data without computing (checkpoint writes,
 // restarts, model loads), idle (holding no running work), or off (its node is out of service).

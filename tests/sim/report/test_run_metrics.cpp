@@ -41,7 +41,10 @@ RunSummary summary()
   double hours = 0;
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
-  s.lost_gpu_hours.total = 36;
+  s.lost_gpu_hours.total = 28;
+  for (GpuState state : UNAVAILABLE_GPU_STATES)
+    s.unavailable_gpu_hours.by_state[state] = 10 * ++hours; // down 80, spare 90, stranded 100
+  s.unavailable_gpu_hours.total = 270;
   s.energy.it_kwh = 120;
   s.energy.facility_kwh = 150;
   s.energy.mean_it_kw = 2.5;
@@ -83,8 +86,9 @@ TEST_CASE("run metrics are the table's paths in summary.json, in the table's ord
                                           "lost_gpu_hours.detection",
                                           "lost_gpu_hours.waiting_for_person",
                                           "lost_gpu_hours.restart",
-                                          "lost_gpu_hours.down",
                                           "lost_gpu_hours.communication",
+                                          "unavailable_gpu_hours.total",
+                                          "unavailable_gpu_hours.down",
                                           "energy.it_kwh",
                                           "energy.facility_kwh",
                                           "energy.mean_it_kw",
@@ -99,15 +103,17 @@ TEST_CASE("run metrics are the table's paths in summary.json, in the table's ord
   CHECK(metrics[12].value == 0.75);
   CHECK(metrics[13].value == 1.25);
   CHECK(metrics[14].value == 0.125);
+  CHECK(metrics[15].value == 28);
   CHECK(metrics[21].value == 6);
   CHECK(metrics[22].value == 7);
-  CHECK(metrics[23].value == 8);
-  CHECK(metrics[24].value == 120);
-  CHECK(metrics[25].value == 150);
-  CHECK(metrics[26].value == 2.5);
-  CHECK(metrics[27].value == 2);
-  CHECK(metrics[28].value == 0.97);
-  CHECK(metrics[29].value == 0.93);
+  CHECK(metrics[23].value == 270);
+  CHECK(metrics[24].value == 80);
+  CHECK(metrics[25].value == 120);
+  CHECK(metrics[26].value == 150);
+  CHECK(metrics[27].value == 2.5);
+  CHECK(metrics[28].value == 2);
+  CHECK(metrics[29].value == 0.97);
+  CHECK(metrics[30].value == 0.93);
 }
 
 TEST_CASE("a run that has everything the table measures reports every declared metric")
@@ -180,7 +186,7 @@ TEST_CASE("run metrics of a run without the network model have no communication 
   for (const auto& m : run_metrics(s))
     CHECK(m.name != "lost_gpu_hours.communication");
   // Any other cause missing is a broken summary.
-  s.lost_gpu_hours.by_state.erase(GpuState::Down);
+  s.lost_gpu_hours.by_state.erase(GpuState::Restart);
   CHECK_THROWS(run_metrics(s));
 }
 
@@ -192,17 +198,17 @@ TEST_CASE("evaluation feedback latency is a metric when checkpoints triggered ca
   s.evaluation->feedback_latency_s.mean = 900;
   s.evaluation->feedback_latency_s.p95 = 1300;
   const auto metrics = run_metrics(s);
-  REQUIRE(metrics.size() == 32);
-  CHECK(metrics[30].name == "evaluation.feedback_latency_s.mean");
-  CHECK(metrics[30].value == 900);
-  CHECK(metrics[31].name == "evaluation.feedback_latency_s.p95");
+  REQUIRE(metrics.size() == 33);
+  CHECK(metrics[31].name == "evaluation.feedback_latency_s.mean");
+  CHECK(metrics[31].value == 900);
+  CHECK(metrics[32].name == "evaluation.feedback_latency_s.p95");
 }
 
 TEST_CASE("a summary.json without a metric's key, or with a value of the wrong type, is refused naming the key")
 {
   Json json = summary();
-  json["lost_gpu_hours"].erase("down");
-  CHECK_THROWS_WITH(run_metrics(run_summary_from_json(json)), Catch::Contains("'lost_gpu_hours.down'"));
+  json["lost_gpu_hours"].erase("restart");
+  CHECK_THROWS_WITH(run_metrics(run_summary_from_json(json)), Catch::Contains("'lost_gpu_hours.restart'"));
   json = summary();
   json["makespan_s"] = "long";
   CHECK_THROWS_WITH(run_summary_from_json(json), Catch::Contains("makespan_s") && Catch::Contains("number"));
