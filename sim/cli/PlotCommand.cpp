@@ -53,8 +53,8 @@ std::string python_program()
 
 // What the figures of a run directory take from its summary.json, read through RunSummary's
 // declarations so that the script spells no summary key: the scenario's name, all GPU-hours,
-// the lost GPU-hours by cause and the unavailable ones by state, in the ledger's order, and the ledger's label of every GPU state
-// (the columns of utilisation.csv). Null when the directory has no summary.json: it is then
+// the lost GPU-hours by cause and the unavailable ones by state, in the ledger's order, and the
+// ledger's label of every GPU state (the columns of utilisation.csv). Null when the directory has no summary.json: it is then
 // another kind of directory, or the script says what a run directory lacks.
 Json run_figure_facts(const std::filesystem::path& results)
 {

@@ -107,7 +107,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
                        static_cast<double>(result.run->jobs().count()) / wall,
                        result.makespan_s / 86400 / wall, write_s, static_cast<double>(usage.ru_maxrss) / 1024));
   if (!result.stalled.empty())
-    throw RunStalled(describe_stall(scenario, result) + "\npartial results are in " + out_dir + "/ (INCOMPLETE says why)");
+    throw RunStalled(describe_stall(scenario, result) + "\npartial results are in " + out_dir +
+                     "/ (INCOMPLETE says why)");
   print_summary(std::cout, summary, scenario, out_dir);
   keep_until_exit(std::move(result.run)); // a record per job
   return EXIT_OK;

@@ -20,7 +20,10 @@ constexpr double SCHEDULING_FREE_WHILE_QUEUED = 0.1;
 
 std::string percent(double share) { return fmt::format("{:.1f}%", 100 * share); }
 
-BindingFlag flag(BindingResource resource, std::string why) { return {std::string(to_string(resource)), std::move(why)}; }
+BindingFlag flag(BindingResource resource, std::string why)
+{
+  return {std::string(to_string(resource)), std::move(why)};
+}
 
 // The mean start overhead of the GPU jobs wait_s describes (those that ran).
 double mean_start_overhead(const Run& run)
@@ -78,9 +81,9 @@ std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run)
                                      overhead, wait, percent(overhead / wait))));
   if (free_while_queued >= SCHEDULING_FREE_WHILE_QUEUED)
     flags.push_back(flag(BindingResource::Scheduling,
-                         fmt::format("{} of the GPUs were free, on average, while GPU jobs were queued: the scheduler's order or "
-                                     "reservations, GPUs scattered over nodes, or pod boundaries held them back, "
-                                     "not the GPU count",
+                         fmt::format("{} of the GPUs were free, on average, while GPU jobs were queued: the "
+                                     "scheduler's order, reservations or quotas, GPUs scattered over nodes, or pod "
+                                     "boundaries held them back, not the GPU count",
                                      percent(free_while_queued))));
   return flags;
 }

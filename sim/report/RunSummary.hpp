@@ -391,8 +391,9 @@ constexpr auto json_fields(const RunSummary*)
                    "unavailable_gpu_hours failures preemption training evaluation utilisation binding energy network "
                    "engine scenario",
                    &T::program, &T::scenario_name, &T::seed, &T::makespan_s, &T::jobs, &T::wait_s, &T::jct_s,
-                   &T::gpu_hours, &T::lost_gpu_hours, &T::unavailable_gpu_hours, &T::failures, &T::preemption, &T::training, &T::evaluation,
-                   &T::utilisation, &T::binding, &T::energy, &T::network, &T::engine, &T::scenario);
+                   &T::gpu_hours, &T::lost_gpu_hours, &T::unavailable_gpu_hours, &T::failures, &T::preemption,
+                   &T::training, &T::evaluation, &T::utilisation, &T::binding, &T::energy, &T::network, &T::engine,
+                   &T::scenario);
 }
 
 // Reads a summary.json document; throws InputError naming the field that is missing or of the

@@ -40,7 +40,8 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
   if (scenario.output.timeline)
     write_file(dir, result_file::TIMELINE, [&](std::ostream& out) { write_timeline_json(out, scenario, result); });
   if (!result.stalled.empty()) {
-    write_file(dir, result_file::INCOMPLETE, [&](std::ostream& out) { out << describe_stall(scenario, result) << '\n'; });
+    write_file(dir, result_file::INCOMPLETE,
+               [&](std::ostream& out) { out << describe_stall(scenario, result) << '\n'; });
     return;
   }
   // Last: its presence says the set is whole. Paths in the scenario may not be UTF-8: such bytes

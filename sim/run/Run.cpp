@@ -100,7 +100,7 @@ void Run::process_instant(double now)
   trials_.launch_triggered_campaigns();
   queue_.submit_due(now);
   call_scheduler();
-  // Nothing changes until the next instant.
+  // The queue and the GPUs jobs hold change only in an instant: as they are now until the next.
   last_instant_s_ = now;
   queued_ = !queue_.ids().empty();
   free_gpus_ = holders_.cluster().free_gpus_total();
