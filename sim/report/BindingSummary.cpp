@@ -15,8 +15,10 @@ constexpr double CPU_OVER_CAPACITY_SHARE = 0.01;
 constexpr double GPUS_QUEUED_S = 60;
 // Start overhead: at least this share of GPU jobs' mean wait.
 constexpr double START_OVERHEAD_SHARE_OF_WAIT = 0.5;
-// Scheduling: at least this share of the GPU time while GPU jobs were queued free.
+// Scheduling: at least this share of the GPU time while GPU jobs were queued free, with some GPU job
+// queued for at least this share of the run.
 constexpr double SCHEDULING_FREE_WHILE_QUEUED = 0.1;
+constexpr double SCHEDULING_QUEUED_TIME = 0.01;
 
 std::string percent(double share) { return fmt::format("{:.1f}%", 100 * share); }
 
@@ -79,12 +81,13 @@ std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run)
                          fmt::format("the platform's start overhead was {:.0f} s of the {:.0f} s GPU jobs waited on "
                                      "average ({}): it, not capacity, sets their wait",
                                      overhead, wait, percent(overhead / wait))));
-  if (free_while_queued >= SCHEDULING_FREE_WHILE_QUEUED)
+  const double queued = summary.utilisation.queued_time_share;
+  if (free_while_queued >= SCHEDULING_FREE_WHILE_QUEUED && queued >= SCHEDULING_QUEUED_TIME)
     flags.push_back(flag(BindingResource::Scheduling,
-                         fmt::format("{} of the GPUs were free, on average, while GPU jobs were queued: the "
-                                     "scheduler's order, reservations or quotas, GPUs scattered over nodes, or pod "
-                                     "boundaries held them back, not the GPU count",
-                                     percent(free_while_queued))));
+                         fmt::format("GPU jobs were queued for {} of the run, and meanwhile {} of the GPUs were free "
+                                     "on average: the scheduler's order, reservations or quotas, GPUs scattered over "
+                                     "nodes, or pod boundaries held them back, not the GPU count",
+                                     percent(queued), percent(free_while_queued))));
   return flags;
 }
 

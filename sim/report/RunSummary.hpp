@@ -237,17 +237,17 @@ constexpr auto json_fields(const CpuUtilisation*)
                    &T::mean_demand, &T::peak_demand, &T::over_capacity_share);
 }
 
-// Shares of all GPU time: busy, and busy or stranded (allocated); the share of the GPU time while
-// a GPU job was queued that was free on nodes in service; and the CPUs'.
+// Shares of all GPU time: busy, and busy or stranded (allocated); the share of the run's time with
+// some GPU job queued, and of the GPU time then, the share free on nodes in service; the CPUs'.
 struct Utilisation {
-  double mean_gpu_busy = 0, mean_gpu_allocated = 0, gpu_free_while_queued = 0;
+  double mean_gpu_busy = 0, mean_gpu_allocated = 0, queued_time_share = 0, gpu_free_while_queued = 0;
   CpuUtilisation cpu;
 };
 constexpr auto json_fields(const Utilisation*)
 {
   using T = Utilisation;
-  return fields<T>("mean_gpu_busy mean_gpu_allocated gpu_free_while_queued cpu", &T::mean_gpu_busy,
-                   &T::mean_gpu_allocated, &T::gpu_free_while_queued, &T::cpu);
+  return fields<T>("mean_gpu_busy mean_gpu_allocated queued_time_share gpu_free_while_queued cpu", &T::mean_gpu_busy,
+                   &T::mean_gpu_allocated, &T::queued_time_share, &T::gpu_free_while_queued, &T::cpu);
 }
 
 // What held GPU jobs back, where the run shows it (docs/outputs.md, "What binds"): the resource

@@ -40,6 +40,7 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
   summary.evaluation = summarise_evaluation(scenario, run);
   summary.utilisation = Utilisation{share(ledger.gpu_seconds(GpuState::Busy)),
                                     share(ledger.gpu_seconds(GpuState::Busy) + ledger.gpu_seconds(GpuState::Stranded)),
+                                    result.makespan_s > 0 ? run.engine().queued_s / result.makespan_s : 0.0,
                                     free_while_queued(run),
                                     summarise_cpus(run, result.makespan_s)};
   summary.binding = what_binds(summary, run);

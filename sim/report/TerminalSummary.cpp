@@ -99,9 +99,10 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
       << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
       << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
       << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
-      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; {:.1f}% free while GPU jobs were queued\n",
+      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; GPU jobs queued {:.1f}% of the time, with "
+                     "{:.1f}% of GPUs free meanwhile\n",
                      100 * summary.utilisation.mean_gpu_busy, 100 * summary.utilisation.mean_gpu_allocated,
-                     100 * summary.utilisation.gpu_free_while_queued)
+                     100 * summary.utilisation.queued_time_share, 100 * summary.utilisation.gpu_free_while_queued)
       << fmt::format("CPUs         {:.1f}% busy of {} cores; jobs held {:.1f}% of them on average, at most {:.1f}%{}\n",
                      100 * cpu.mean_busy, cpu.cpus, 100 * cpu.mean_demand, 100 * cpu.peak_demand,
                      cpu.over_capacity_share > 0

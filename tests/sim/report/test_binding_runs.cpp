@@ -50,6 +50,7 @@ TEST_CASE("what binds: CPU cores held beyond the cluster's, and GPUs when none i
   CHECK(cpu.over_capacity_share == Approx(0.5));
   // Job 1 queued 0-1000 s with no GPU free: GPUs bind, and the CPUs were over their cores.
   CHECK(s.utilisation.gpu_free_while_queued == 0);
+  CHECK(s.utilisation.queued_time_share == Approx(0.5)); // job 1, 0-1000 s of 2000
   CHECK(resources(s) == std::vector<std::string>{"cpus", "gpus"});
   CHECK(s.binding[0].why.find("the cluster's 16 for 50.0% of the run (at most 150.0% of them)") != std::string::npos);
   CHECK(s.binding[1].why.find("queued 500 s on average") != std::string::npos);
@@ -65,8 +66,10 @@ TEST_CASE("what binds: GPUs free while FIFO holds the queue behind a job that do
   const RunResult r = run_simulation(scenario, w);
   const RunSummary s = summarise_run(scenario, w, r);
   CHECK(s.utilisation.gpu_free_while_queued == Approx(8.0 * 999 / (16.0 * 1999)));
+  CHECK(s.utilisation.queued_time_share == Approx(1999 / 2010.0)); // 1-2000 s of a run ending at 2010 s
   CHECK(resources(s) == std::vector<std::string>{"scheduling"});
-  CHECK(s.binding[0].why.find("25.0% of the GPUs were free") != std::string::npos);
+  CHECK(s.binding[0].why.find("queued for 99.5% of the run, and meanwhile 25.0% of the GPUs were free") !=
+        std::string::npos);
   // No job asked for cores: none held.
   CHECK(s.utilisation.cpu.mean_demand == 0);
   CHECK(s.utilisation.cpu.peak_demand == 0);
@@ -84,6 +87,7 @@ TEST_CASE("what binds: the platform's start overhead, when it is most of the wai
   REQUIRE(s.wait_s.all.mean);
   CHECK(*s.wait_s.all.mean == Approx(30));
   CHECK(s.utilisation.gpu_free_while_queued == 0); // never queued past an instant
+  CHECK(s.utilisation.queued_time_share == 0);
   CHECK(resources(s) == std::vector<std::string>{"start_overhead"});
   CHECK(s.binding[0].why == "the platform's start overhead was 30 s of the 30 s GPU jobs waited on average (100.0%): "
                             "it, not capacity, sets their wait");

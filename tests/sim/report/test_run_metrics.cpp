@@ -37,7 +37,7 @@ RunSummary summary()
   s.jct_s.all = distribution(3, 110, 220);
   s.jct_s.by_type[JobType::Eval] = distribution(0, 0, 0);
   s.jct_s.by_type[JobType::Pretrain] = distribution(3, 110, 220);
-  s.utilisation = Utilisation{0.5, 0.625, 0.0625, CpuUtilisation{1024, 0.75, 1.25, 2, 0.125}};
+  s.utilisation = Utilisation{0.5, 0.625, 0.25, 0.0625, CpuUtilisation{1024, 0.75, 1.25, 2, 0.125}};
   double hours = 0;
   for (GpuState cause : LOST_GPU_STATES)
     s.lost_gpu_hours.by_state[cause] = ++hours;
