@@ -261,7 +261,7 @@ Workload generate_acme_workload(const AcmeCalibration& calibration, const AcmeCl
 
   const double gpu_rate = spec.gpu_jobs_per_day > 0 ? spec.gpu_jobs_per_day : default_gpu_job_rate(calibration, facts);
   const double cpu_share = spec.cpu_job_share >= 0 ? spec.cpu_job_share : facts.cpu_job_share;
-  const double gpu_count = gpu_rate * spec.days;
+  const double gpu_count = gpu_rate * spec.days * spec.load_scale;
 
   Workload w;
   w.source = "acme-" + calibration.cluster;

@@ -81,6 +81,9 @@ struct AcmeGeneratorSpec {
   // (so there are about total pretraining run time / (days x share) of them); 0: no campaigns,
   // pretraining jobs arrive like the others.
   double campaign_busy_share = 0.8;
+  // The scenario's workload.load_scale (not a key of the generator): every job count, GPU and CPU,
+  // times this; pretraining's campaigns grow in number, each as busy as before.
+  double load_scale = 1;
 };
 
 // The generator calibrated to Acme's published distributions, for one preset.
@@ -93,6 +96,7 @@ struct WorkloadSpec {
   std::optional<TraceSpec> trace;         // exactly one of trace, synthetic and acme_preset is set
   std::optional<SyntheticSpec> synthetic; // per-type tables given in the scenario
   std::optional<AcmePresetSpec> acme_preset; // `synthetic: {preset: seren, days: 30}`
+  double load_scale = 1; // offered load of every type times this (models/workload/LoadScale.hpp)
 };
 
 } // namespace acmesim

@@ -62,7 +62,7 @@ const KeyTable<AcmePresetSpec>& acme_preset_keys()
 
 } // namespace
 
-AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
+AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node, double load_scale)
 {
   AcmePresetSpec spec;
   acme_preset_keys().read_map(checker, &node, "workload.synthetic", spec);
@@ -70,7 +70,7 @@ AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node)
   // day); the bound on memory uses the summary's larger job count (about 3,600 a day), plus
   // CPU jobs.
   const AcmeGeneratorSpec& g = spec.generator;
-  const double per_day = g.gpu_jobs_per_day > 0 ? g.gpu_jobs_per_day : 3608;
+  const double per_day = (g.gpu_jobs_per_day > 0 ? g.gpu_jobs_per_day : 3608) * load_scale;
   const double cpu_share = g.cpu_job_share >= 0 ? g.cpu_job_share : 0.7; // published: Seren 0.36, Kalos 0.68
   if (per_day * g.days / (1 - cpu_share) > MAX_EXPECTED_JOBS)
     checker.error(node, "workload.synthetic",

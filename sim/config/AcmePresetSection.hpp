@@ -10,7 +10,8 @@
 
 namespace acmesim {
 
-AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node);
+// `load_scale` (workload.load_scale) counts in the bound on the expected number of jobs.
+AcmePresetSpec read_acme_preset(ConfigChecker& checker, const ConfigNode& node, double load_scale);
 Json acme_preset_to_json(const AcmePresetSpec& spec);
 std::vector<KeyDoc> acme_preset_key_docs(const std::string& path);
 

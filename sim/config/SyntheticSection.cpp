@@ -81,18 +81,18 @@ const KeyTable<SyntheticSpec>& synthetic_keys()
 
 } // namespace
 
-SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node)
+SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node, double load_scale)
 {
   SyntheticSpec spec;
   synthetic_keys().read_map(checker, &node, "workload.synthetic", spec);
   // The generator holds every job in memory: refuse workloads whose expected size would not fit.
   double expected_jobs = 0;
   for (const auto& t : spec.types)
-    expected_jobs += t.arrivals_per_hour * 24 * spec.days;
+    expected_jobs += t.arrivals_per_hour * 24 * spec.days * load_scale;
   if (expected_jobs > MAX_EXPECTED_JOBS)
     checker.error(node, "workload.synthetic",
                   "expects about " + std::to_string(static_cast<long long>(expected_jobs)) +
-                      " jobs (sum of arrivals_per_hour x 24 x days); at most 50,000,000 are supported");
+                      " jobs (sum of arrivals_per_hour x 24 x days x workload.load_scale); at most 50,000,000 are supported");
   // Canonical order, so that reordering the file's types does not change a run.
   std::stable_sort(spec.types.begin(), spec.types.end(), [](const T& a, const T& b) { return a.type < b.type; });
   return spec;

@@ -15,7 +15,8 @@ inline constexpr double MAX_EXPECTED_JOBS = 5e7;
 // Longer generated workloads are a unit error (hours for days, say), not a plan.
 inline constexpr double MAX_WORKLOAD_DAYS = 3650;
 
-SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node);
+// `load_scale` (workload.load_scale) counts in the bound on the expected number of jobs.
+SyntheticSpec read_synthetic(ConfigChecker& checker, const ConfigNode& node, double load_scale);
 Json synthetic_to_json(const SyntheticSpec& spec);
 std::vector<KeyDoc> synthetic_key_docs(const std::string& path);
 

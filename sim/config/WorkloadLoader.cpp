@@ -5,8 +5,12 @@
 #include "models/common/Text.hpp"
 #include "models/evaluation/EvalCampaign.hpp"
 #include "models/traces/TraceFormat.hpp"
+#include "models/workload/LoadScale.hpp"
 #include "models/workload/SyntheticGenerator.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
+#include "sim/config/SyntheticSection.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -14,16 +18,33 @@ namespace acmesim {
 
 namespace {
 
+// A replayed trace at workload.load_scale, within the jobs a run can hold.
+Workload replay_trace(const Scenario& scenario)
+{
+  const auto& spec = scenario.workload;
+  Workload w = read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row, spec.trace->on_unknown);
+  const double expected = spec.load_scale * static_cast<double>(w.jobs.size());
+  if (expected > MAX_EXPECTED_JOBS)
+    throw InputError(Diagnostic{scenario.source, "workload.load_scale", fmt::format("{:g}", spec.load_scale),
+                                fmt::format("would replay about {:.0f} of the trace's {} jobs; at most {:.0f} are "
+                                            "supported",
+                                            expected, w.jobs.size(), MAX_EXPECTED_JOBS)});
+  resample_arrivals(w, spec.load_scale, scenario.seed);
+  return w;
+}
+
 Workload load_jobs(const Scenario& scenario)
 {
   const auto& spec = scenario.workload;
   if (spec.trace)
-    return read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row, spec.trace->on_unknown);
-  if (spec.acme_preset)
-    return generate_acme_preset(embedded_published_acme(), spec.acme_preset->preset, spec.acme_preset->generator,
-                                scenario.seed);
+    return replay_trace(scenario);
+  if (spec.acme_preset) {
+    AcmeGeneratorSpec generator = spec.acme_preset->generator;
+    generator.load_scale = spec.load_scale;
+    return generate_acme_preset(embedded_published_acme(), spec.acme_preset->preset, generator, scenario.seed);
+  }
   if (spec.synthetic)
-    return generate_synthetic_workload(*spec.synthetic, scenario.seed);
+    return generate_synthetic_workload(scaled_synthetic(*spec.synthetic, spec.load_scale), scenario.seed);
   Workload none; // evaluation campaigns only
   none.source = "evaluation";
   return none;

@@ -30,6 +30,19 @@ const KeyTable<TraceSpec>& trace_keys()
   return keys;
 }
 
+// Keys of every workload, trace or synthetic.
+const KeyTable<WorkloadSpec>& common_keys()
+{
+  static const KeyTable<WorkloadSpec> keys({
+      // A hundredth of the load or less is a typo, not a question.
+      number_key("load_scale", &WorkloadSpec::load_scale, number_between(0.01, 100), NO_UNIT,
+                 "the offered load of every job type times this: generated arrival rates scaled (the Acme "
+                 "generator's pretraining campaigns grow in number), a trace's jobs thinned or replicated at "
+                 "their own times (docs/scenarios.md#scaling-the-load)"),
+  });
+  return keys;
+}
+
 TraceSpec read_trace(MapReader& m)
 {
   TraceSpec spec;
@@ -65,11 +78,15 @@ void append_form(std::vector<KeyDoc>& docs, std::vector<KeyDoc> form, const std:
 WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node)
 {
   std::vector<std::string> valid = trace_keys().names();
+  for (const auto& name : common_keys().names())
+    valid.push_back(name);
   valid.push_back(SYNTHETIC);
   WorkloadSpec spec;
   MapReader m(checker, &node, "workload", valid);
   if (!m.ok())
     return spec;
+  for (const auto& key : common_keys().keys())
+    key.read(m, spec);
   const ConfigNode* trace = m.get("trace");
   const ConfigNode* synthetic = m.get(SYNTHETIC);
   if (trace && synthetic)
@@ -84,26 +101,32 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node)
       if (const ConfigNode* n = m.get(name))
         checker.error(*n, m.key_of(name), "applies only to a trace workload (workload.trace)");
   if (synthetic && synthetic->is_map() && synthetic->find("preset"))
-    spec.acme_preset = read_acme_preset(checker, *synthetic);
+    spec.acme_preset = read_acme_preset(checker, *synthetic, spec.load_scale);
   else if (synthetic)
-    spec.synthetic = read_synthetic(checker, *synthetic);
+    spec.synthetic = read_synthetic(checker, *synthetic, spec.load_scale);
   return spec;
 }
 
 template <> Json section_echo(const WorkloadSpec& spec)
 {
+  Json echo;
   if (spec.trace)
-    return trace_keys().echo(*spec.trace);
-  if (spec.acme_preset)
-    return Json{{SYNTHETIC, acme_preset_to_json(*spec.acme_preset)}};
-  if (spec.synthetic)
-    return Json{{SYNTHETIC, synthetic_to_json(*spec.synthetic)}};
-  return Json{{"none", "evaluation campaigns only"}};
+    echo = trace_keys().echo(*spec.trace);
+  else if (spec.acme_preset)
+    echo = Json{{SYNTHETIC, acme_preset_to_json(*spec.acme_preset)}};
+  else if (spec.synthetic)
+    echo = Json{{SYNTHETIC, synthetic_to_json(*spec.synthetic)}};
+  else
+    return Json{{"none", "evaluation campaigns only"}};
+  echo.update(common_keys().echo(spec));
+  return echo;
 }
 
 template <> std::vector<KeyDoc> section_key_docs<WorkloadSpec>(const std::string& path)
 {
   std::vector<KeyDoc> docs = trace_keys().docs(path, TraceSpec{});
+  for (auto& doc : common_keys().docs(path, WorkloadSpec{}))
+    docs.push_back(std::move(doc));
   KeyDoc synthetic = other_doc(join_key(path, SYNTHETIC), "map", MAP_KEYS,
                                "generated jobs: described by hand, or by the generator calibrated to Acme (preset)");
   synthetic.default_value = "none: set exactly one of trace and synthetic";

@@ -204,3 +204,37 @@ TEST_CASE("acme generator: arrivals follow a daily rhythm, evaluations come in b
   for (std::size_t i = 1; i < scales.size(); ++i)
     CHECK(scales[i].first >= scales[i - 1].second);
 }
+
+TEST_CASE("acme generator: load_scale scales every type's jobs and GPU time, pretraining campaigns in number")
+{
+  AcmeGeneratorSpec spec;
+  spec.days = 28;
+  const Workload base = generate_acme_preset(published(), "kalos", spec, 3);
+  spec.load_scale = 1.5;
+  const Workload scaled = generate_acme_preset(published(), "kalos", spec, 3);
+  std::map<JobType, double> base_gpu_s, scaled_gpu_s;
+  std::map<JobType, std::size_t> base_count, scaled_count;
+  std::set<std::string> base_campaigns, scaled_campaigns;
+  for (const Job& j : base.jobs) {
+    base_gpu_s[j.type] += j.gpus * j.duration_s;
+    base_count[j.type]++;
+    if (j.type == JobType::Pretrain)
+      base_campaigns.insert(j.user);
+  }
+  for (const Job& j : scaled.jobs) {
+    scaled_gpu_s[j.type] += j.gpus * j.duration_s;
+    scaled_count[j.type]++;
+    if (j.type == JobType::Pretrain)
+      scaled_campaigns.insert(j.user);
+  }
+  for (const auto& [type, gpu_s] : base_gpu_s) {
+    INFO(to_string(type));
+    // Counts per (type, GPUs, state) group are apportioned to within one job, so each type is
+    // within a few jobs of 1.5 times; GPU time within a few of its heaviest jobs.
+    CHECK(std::abs(static_cast<double>(scaled_count[type]) - 1.5 * static_cast<double>(base_count[type])) <=
+          0.02 * static_cast<double>(base_count[type]) + 3);
+    if (type != JobType::Other) // CPU-only jobs hold no GPU time
+      CHECK(scaled_gpu_s[type] / gpu_s == Approx(1.5).epsilon(0.05));
+  }
+  CHECK(scaled_campaigns.size() > base_campaigns.size());
+}

@@ -1,4 +1,6 @@
 // The `workload:` section: traces, the synthetic workload by hand and the calibrated generator.
+#include "sim/config/WorkloadLoader.hpp"
+#include "sim/config/WorkloadSection.hpp"
 #include "tests/support/ScenarioTestInputs.hpp"
 
 #include <catch2/catch.hpp>
@@ -147,4 +149,48 @@ TEST_CASE("synthetic: {preset: ...} selects the generator calibrated to Acme, wi
   CHECK(errors[0].key == "workload.synthetic.types"); // unknown key next to a preset
   CHECK(errors[1].key == "workload.synthetic.preset");
   CHECK(errors[2].key == "workload.synthetic.campaign_busy_share");
+}
+
+TEST_CASE("workload.load_scale is read for every workload, echoed, and bounded")
+{
+  const std::string dir = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces";
+  const Scenario trace =
+      load_scenario_text(SEREN + "workload:\n  trace: pwa_small.swf\n  load_scale: 2.5\n", "scale.yaml", dir);
+  CHECK(trace.workload.load_scale == 2.5);
+  CHECK(section_echo(trace.workload)["load_scale"] == 2.5);
+  const Scenario preset =
+      load(SEREN + "workload:\n  synthetic: {preset: kalos, days: 2}\n", {"workload.load_scale=0.5"});
+  CHECK(preset.workload.load_scale == 0.5);
+  CHECK(load(SEREN + WORKLOAD).workload.load_scale == 1);
+
+  for (const std::string bad : {"0", "-1", "101"}) {
+    const Diagnostic d = single_error(SEREN + WORKLOAD, {"workload.load_scale=" + bad});
+    CHECK(d.key == "workload.load_scale");
+    CHECK(d.message == "expected a number between 0.01 and 100");
+  }
+  // The bound on generated jobs counts the scale.
+  const Diagnostic d = single_error(SEREN + "workload:\n  synthetic: {preset: kalos, days: 3000, gpu_jobs_per_day: 10000}\n",
+                                    {"workload.load_scale=100"});
+  CHECK(d.key == "workload.synthetic");
+  CHECK_THAT(d.message, Contains("at most 50,000,000"));
+}
+
+TEST_CASE("workload.load_scale reaches the jobs: a trace replicated by the scenario seed, generated rates scaled")
+{
+  const std::string dir = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces";
+  const auto jobs_at = [&](const std::string& scale) {
+    return load_workload(load_scenario_text(SEREN + "workload:\n  trace: pwa_small.swf\n", "scale.yaml", dir,
+                                            {"workload.load_scale=" + scale}))
+        .jobs.size();
+  };
+  const std::size_t once = jobs_at("1");
+  CHECK(jobs_at("3") == 3 * once);
+  CHECK(jobs_at("0.01") < once);
+
+  const auto generated = [&](const std::string& scale) {
+    return load_workload(load(SEREN + WORKLOAD, {"workload.synthetic.days=20", "workload.load_scale=" + scale}))
+        .jobs.size();
+  };
+  const double ratio = static_cast<double>(generated("2")) / static_cast<double>(generated("1"));
+  CHECK(ratio == Approx(2).epsilon(0.1));
 }
