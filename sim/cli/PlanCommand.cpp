@@ -1,6 +1,8 @@
 // `acmesim plan PLAN.yaml`: the cheapest configuration that meets every target (docs/planning.md).
-// The search (PlanSearch) says which candidates to run, round after round; each candidate's runs
-// are points of a sweep, prepared, run and resumed by the sweep's machinery; their metrics judge it
+// The base scenario runs first (guards and the answer's comparison are relative to it); then the
+// search (PlanSearch) says which candidates to run, round after round; then the answer's
+// neighbours not yet run, and the answer under more load. Every run is a point of a sweep,
+// prepared, run and resumed by the sweep's machinery; their metrics judge the candidates
 // (PlanResult); the results directory is a sweep's, with plan.json beside results.csv.
 #include "models/common/InputError.hpp"
 #include "sim/cli/CommandLine.hpp"
@@ -9,6 +11,7 @@
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/ProgressLine.hpp"
 #include "sim/config/ScenarioLoader.hpp"
+#include "sim/experiment/PlanReport.hpp"
 #include "sim/experiment/PlanResult.hpp"
 #include "sim/experiment/PlanSearch.hpp"
 #include "sim/experiment/PlanSpec.hpp"
@@ -48,6 +51,8 @@ struct PlanRunFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+constexpr const char* LOAD_SCALE = "workload.load_scale";
+
 SweepSpec runs_as_sweep(const PlanSpec& plan)
 {
   SweepSpec s;
@@ -58,21 +63,43 @@ SweepSpec runs_as_sweep(const PlanSpec& plan)
   s.set = plan.set;
   for (const auto& v : plan.variables)
     s.parameters.push_back(v.key);
+  if (!plan.robustness_load_scales.empty())
+    s.parameters.push_back(LOAD_SCALE);
   s.out = plan.out;
   s.slurm = plan.slurm;
   return s;
 }
 
-std::vector<SweepPoint> points_of(const PlanSpec& plan, std::size_t candidate)
+// The runs of one configuration, one per seed: `prefix`-s000, ... The base scenario sets no
+// variable; a candidate sets every one; a robustness rerun also sets workload.load_scale.
+std::vector<SweepPoint> seed_points(const PlanSpec& plan, const std::string& prefix,
+                                    std::optional<std::size_t> candidate, std::optional<double> load_scale = {})
 {
-  std::vector<std::optional<std::string>> values;
-  const auto indices = plan.value_indices(candidate);
-  for (std::size_t i = 0; i < plan.variables.size(); ++i)
-    values.emplace_back(plan.variables[i].values[indices[i]]);
+  std::vector<std::optional<std::string>> values(plan.variables.size());
+  if (candidate) {
+    const auto indices = plan.value_indices(*candidate);
+    for (std::size_t i = 0; i < plan.variables.size(); ++i)
+      values[i] = plan.variables[i].values[indices[i]];
+  }
+  if (!plan.robustness_load_scales.empty())
+    values.push_back(load_scale ? std::optional(fmt::format("{:g}", *load_scale)) : std::nullopt);
   std::vector<SweepPoint> points;
   for (std::size_t s = 0; s < plan.seeds.size(); ++s)
-    points.push_back({fmt::format("{}-s{:03}", plan.candidate_id(candidate), s), values, plan.seeds[s]});
+    points.push_back({fmt::format("{}-s{:03}", prefix, s), values, plan.seeds[s]});
   return points;
+}
+
+std::vector<SweepPoint> points_of(const PlanSpec& plan, std::size_t candidate)
+{
+  return seed_points(plan, plan.candidate_id(candidate), candidate);
+}
+
+std::vector<SweepPoint> base_points(const PlanSpec& plan) { return seed_points(plan, "base", std::nullopt); }
+
+std::vector<SweepPoint> robustness_points(const PlanSpec& plan, std::size_t candidate, double load_scale)
+{
+  return seed_points(plan, fmt::format("{}-load{:g}", plan.candidate_id(candidate), load_scale), candidate,
+                     load_scale);
 }
 
 class PlanRunner {
@@ -82,29 +109,48 @@ public:
   {
   }
 
-  // Runs the candidates of one round (those not finished before, with --resume) and judges them.
-  std::vector<CandidateResult> run_round(const std::vector<std::size_t>& candidates, std::size_t round)
+  // The base scenario's runs, before any candidate's: guards are judged against them.
+  void run_base()
   {
-    std::vector<fs::path> pending;
+    run_points(base_points(plan_), "the base scenario");
+    base_ = metrics_of(base_points(plan_));
+  }
+
+  // Runs the candidates of one round (those not finished before, with --resume) and judges them.
+  std::vector<CandidateResult> run_round(const std::vector<std::size_t>& candidates, const std::string& what)
+  {
+    std::vector<SweepPoint> points;
     for (const std::size_t c : candidates)
-      for (auto& point : points_of(plan_, c)) {
-        runs_.points.push_back(point);
-        if (backend_.resume && point_finished(out_, runs_, point)) {
-          ++resumed_;
-          continue;
-        }
-        prepare_point(out_, runs_, point);
-        pending.push_back(point_dir(out_, point));
-      }
-    std::cerr << fmt::format("plan '{}' round {}: {} candidates, {} runs to run\n", plan_.name, round,
-                             candidates.size(), pending.size());
-    ProgressLine progress(fmt::format("plan round {}", round), pending.size(), backend_.quiet);
-    run_prepared(pending, out_, backend_, "acmesim-" + plan_.name,
-                 [&](std::size_t done, std::size_t failed) { progress.update(done, failed); });
+      for (auto& point : points_of(plan_, c))
+        points.push_back(std::move(point));
+    run_points(points, fmt::format("{}: {} candidates", what, candidates.size()));
     std::vector<CandidateResult> judged;
     for (const std::size_t c : candidates)
-      judged.push_back(judge_candidate(plan_, c, metrics_of(c)));
+      judged.push_back(judge_candidate(plan_, c, metrics_of(points_of(plan_, c)), base_));
     return judged;
+  }
+
+  // The answer rerun at every load scale of `robustness` (scale 1 is the answer's own runs).
+  std::vector<RobustnessResult> run_robustness(std::size_t answer)
+  {
+    std::vector<SweepPoint> points;
+    for (const double scale : plan_.robustness_load_scales)
+      if (scale != 1)
+        for (auto& point : robustness_points(plan_, answer, scale))
+          points.push_back(std::move(point));
+    run_points(points, "robustness: the answer under other loads");
+    std::vector<RobustnessResult> results;
+    for (const double scale : plan_.robustness_load_scales) {
+      const auto runs = scale == 1 ? points_of(plan_, answer) : robustness_points(plan_, answer, scale);
+      results.push_back({scale, judge_targets(plan_, fmt::format("the answer at load x{:g}", scale),
+                                              metrics_of(runs))});
+    }
+    return results;
+  }
+
+  std::vector<MetricBeside> beside_base(std::size_t answer) const
+  {
+    return acmesim::beside_base(plan_, metrics_of(points_of(plan_, answer)), base_);
   }
 
   // results.csv and points.csv of every run, in candidate order.
@@ -117,11 +163,35 @@ public:
 
   std::size_t resumed() const { return resumed_; }
 
+  std::size_t runs() const { return runs_.points.size(); }
+  std::size_t rounds() const { return round_; }
+
 private:
-  std::vector<std::vector<RunMetric>> metrics_of(std::size_t candidate)
+  void run_points(const std::vector<SweepPoint>& points, const std::string& what)
   {
-    std::vector<std::vector<RunMetric>> metrics;
-    for (const auto& point : points_of(plan_, candidate)) {
+    if (points.empty())
+      return;
+    std::vector<fs::path> pending;
+    for (const auto& point : points) {
+      runs_.points.push_back(point);
+      if (backend_.resume && point_finished(out_, runs_, point)) {
+        ++resumed_;
+        continue;
+      }
+      prepare_point(out_, runs_, point);
+      pending.push_back(point_dir(out_, point));
+    }
+    ++round_;
+    std::cerr << fmt::format("plan '{}' round {}, {}: {} runs to run\n", plan_.name, round_, what, pending.size());
+    ProgressLine progress(fmt::format("plan round {}", round_), pending.size(), backend_.quiet);
+    run_prepared(pending, out_, backend_, "acmesim-" + plan_.name,
+                 [&](std::size_t done, std::size_t failed) { progress.update(done, failed); });
+  }
+
+  SeedMetrics metrics_of(const std::vector<SweepPoint>& points) const
+  {
+    SeedMetrics metrics;
+    for (const auto& point : points) {
       const fs::path dir = point_dir(out_, point);
       if (const std::string error = run_error(dir); !error.empty())
         throw PlanRunFailed(fmt::format("run {} failed: {} (its files are in {}; --resume runs it again)",
@@ -135,7 +205,9 @@ private:
   SweepSpec runs_;
   fs::path out_;
   const ExperimentBackend& backend_;
+  SeedMetrics base_;
   std::size_t resumed_ = 0;
+  std::size_t round_ = 0;
 };
 
 } // namespace
@@ -171,13 +243,26 @@ int cmd_plan(const std::vector<std::string>& args)
 
   PlanRunner runner(plan, out, backend);
   PlanSearch search(plan);
-  std::vector<CandidateResult> judged;
+  PlanOutcome outcome;
   try {
+    runner.run_base();
+    std::vector<CandidateResult> judged;
     for (auto round = search.next_round(); !round.empty(); round = search.next_round())
-      for (auto& result : runner.run_round(round, search.rounds())) {
+      for (auto& result : runner.run_round(round, fmt::format("search round {}", search.rounds()))) {
         search.tell(result.candidate, result.feasible());
         judged.push_back(std::move(result));
       }
+    outcome = conclude_plan(plan, judged, search.rounds());
+    if (const auto neighbours = neighbours_to_run(plan, outcome); !neighbours.empty()) {
+      for (auto& result : runner.run_round(neighbours, "the answer's neighbours"))
+        judged.push_back(std::move(result));
+      outcome = conclude_plan(plan, std::move(judged), search.rounds());
+    }
+    if (outcome.answer) {
+      const std::size_t answer = outcome.candidates[*outcome.answer].candidate;
+      outcome.beside_base = runner.beside_base(answer);
+      outcome.robustness = runner.run_robustness(answer);
+    }
   } catch (const InputError& e) {
     // A target or cost names a metric the runs do not report: the plan's fault, found only once
     // runs exist, which are kept.
@@ -191,7 +276,8 @@ int cmd_plan(const std::vector<std::string>& args)
     return EXIT_INTERNAL;
   }
   runner.gather();
-  const PlanOutcome outcome = conclude_plan(plan, std::move(judged), search.rounds());
+  outcome.runs = runner.runs();
+  outcome.rounds = runner.rounds();
   AtomicFile json(out / "plan.json");
   write_json(json.stream(), plan_json(plan, outcome));
   json.commit();

@@ -6,43 +6,51 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <numeric>
 
 namespace acmesim {
 
 namespace {
 
-
 constexpr std::size_t JUST_BELOW = 3;
+constexpr double SECONDS_PER_DAY = 86400;
 
-// Numbers on the terminal: six significant digits (plan.json keeps them whole).
-std::string shown(double v)
+double mean_of(const std::vector<double>& x)
 {
-  return fmt::format("{:.6g}", v);
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
 }
 
-std::vector<double> metric_over_seeds(const PlanSpec& spec, std::size_t candidate, const std::string& metric,
-                                      const std::vector<std::vector<RunMetric>>& runs)
+const RunMetric* find_in(const std::vector<RunMetric>& run, const std::string& metric)
+{
+  const auto it = std::find_if(run.begin(), run.end(), [&](const RunMetric& m) { return m.name == metric; });
+  return it == run.end() ? nullptr : &*it;
+}
+
+std::vector<double> metric_over_seeds(const PlanSpec& spec, const std::string& label, const std::string& metric,
+                                      const SeedMetrics& runs)
 {
   std::vector<double> values;
   for (std::size_t s = 0; s < runs.size(); ++s) {
-    const auto it = std::find_if(runs[s].begin(), runs[s].end(), [&](const RunMetric& m) { return m.name == metric; });
-    if (it == runs[s].end()) {
+    const RunMetric* m = find_in(runs[s], metric);
+    if (!m) {
       std::vector<std::string> names;
-      for (const auto& m : runs[s])
-        names.push_back(m.name);
+      for (const auto& each : runs[s])
+        names.push_back(each.name);
       throw InputError(Diagnostic{
           spec.source, "", metric,
-          fmt::format("candidate {} seed {}: the run reports no metric of this name (a job type without GPU jobs "
-                      "has none); it reports: {}",
-                      spec.candidate_id(candidate), spec.seeds[s], join_names(names))});
+          fmt::format("{} seed {}: the run reports no metric of this name (a job type without GPU jobs has none); "
+                      "it reports: {}",
+                      label, spec.seeds[s], join_names(names))});
     }
-    values.push_back(it->value);
+    values.push_back(m->value);
   }
   return values;
 }
 
-double linear_cost(const PlanSpec& spec, std::size_t candidate)
+double capital_cost(const PlanSpec& spec, std::size_t candidate)
 {
   const auto indices = spec.value_indices(candidate);
   double cost = spec.cost.fixed;
@@ -52,22 +60,174 @@ double linear_cost(const PlanSpec& spec, std::size_t candidate)
   return cost;
 }
 
-Json values_json(const PlanSpec& spec, std::size_t candidate)
+// Energy over the horizon: each seed's facility energy per second of its makespan (its mean
+// facility power, docs/energy.md) for horizon_days, at the price; the mean over the seeds.
+double energy_cost(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs)
 {
-  Json values = Json::object();
-  const auto indices = spec.value_indices(candidate);
-  for (std::size_t i = 0; i < spec.variables.size(); ++i)
-    values[spec.variables[i].key] = spec.variables[i].values[indices[i]];
-  return values;
+  const PlanEnergyCost& e = *spec.cost.energy;
+  const auto kwh = metric_over_seeds(spec, label, "energy.facility_kwh", runs);
+  const auto makespan = metric_over_seeds(spec, label, "makespan_s", runs);
+  std::vector<double> bought(runs.size(), 0.0);
+  for (std::size_t s = 0; s < runs.size(); ++s)
+    if (makespan[s] > 0)
+      bought[s] = e.price_per_kwh * kwh[s] * e.horizon_days * SECONDS_PER_DAY / makespan[s];
+  return mean_of(bought);
 }
 
-std::string values_text(const PlanSpec& spec, std::size_t candidate)
+TargetResult judge_target(const PlanSpec& spec, const PlanTarget& target, const std::vector<double>& values)
 {
-  const auto indices = spec.value_indices(candidate);
-  std::string out;
+  TargetResult r;
+  r.value = one_sided_mean(values, spec.confidence);
+  r.bound = target.at_most ? r.value.upper : r.value.lower;
+  r.met = target.at_most ? r.bound <= target.threshold : r.bound >= target.threshold;
+  r.confidence = target.at_most ? r.value.confidence_at_most(target.threshold)
+                                : r.value.confidence_at_least(target.threshold);
+  r.margin = target.at_most ? target.threshold - r.bound : r.bound - target.threshold;
+  return r;
+}
+
+GuardResult judge_guard(const PlanSpec& spec, const PlanGuard& guard, const std::vector<double>& values,
+                        const std::vector<double>& base)
+{
+  GuardResult g;
+  std::vector<double> worsening(values.size());
+  for (std::size_t s = 0; s < values.size(); ++s) {
+    const double diff = values[s] - base[s];
+    // Within float noise of the base's value is the base's value (PairedStats.hpp).
+    const bool noise = std::abs(diff) <= FLOAT_NOISE * std::max(std::abs(values[s]), std::abs(base[s]));
+    worsening[s] = noise ? 0.0 : (guard.lower_is_better ? diff : -diff);
+  }
+  g.worsening = one_sided_mean(worsening, spec.confidence);
+  g.base_mean = mean_of(base);
+  g.allowed = guard.worsens_by_at_most * std::abs(g.base_mean);
+  g.met = g.worsening.upper <= g.allowed;
+  return g;
+}
+
+// Index into `candidates` by candidate number.
+std::map<std::size_t, std::size_t> by_number(const std::vector<CandidateResult>& candidates)
+{
+  std::map<std::size_t, std::size_t> index;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    index[candidates[i].candidate] = i;
+  return index;
+}
+
+std::optional<std::size_t> bisected(const PlanSpec& spec)
+{
   for (std::size_t i = 0; i < spec.variables.size(); ++i)
-    out += fmt::format("{}{}={}", i ? ", " : "", spec.variables[i].key, spec.variables[i].values[indices[i]]);
+    if (spec.variables[i].bisect)
+      return i;
+  return std::nullopt;
+}
+
+// The candidate one value along variable `v` from `candidate` (step -1 or +1), if there is one.
+std::optional<std::size_t> step_along(const PlanSpec& spec, std::size_t v, std::size_t candidate, int step)
+{
+  auto indices = spec.value_indices(candidate);
+  if ((step < 0 && indices[v] == 0) || (step > 0 && indices[v] + 1 == spec.variables[v].values.size()))
+    return std::nullopt;
+  indices[v] = step < 0 ? indices[v] - 1 : indices[v] + 1;
+  return spec.candidate_of(indices);
+}
+
+void find_neighbours(const PlanSpec& spec, PlanOutcome& o)
+{
+  const CandidateResult& a = o.candidates[*o.answer];
+  if (const auto v = bisected(spec)) {
+    const auto index = by_number(o.candidates);
+    const auto run = [&](std::optional<std::size_t> c) -> std::optional<std::size_t> {
+      if (!c || !index.contains(*c))
+        return std::nullopt;
+      return index.at(*c);
+    };
+    o.cheaper = run(step_along(spec, *v, a.candidate, -1));
+    o.dearer = run(step_along(spec, *v, a.candidate, +1));
+    return;
+  }
+  // A grid ran every candidate: the neighbours are the next in cost either side.
+  for (std::size_t i = 0; i < o.candidates.size(); ++i) {
+    if (i == *o.answer)
+      continue;
+    const double cost = o.candidates[i].cost;
+    if (cost <= a.cost && (!o.cheaper || cost > o.candidates[*o.cheaper].cost))
+      o.cheaper = i;
+    if (cost > a.cost && (!o.dearer || cost < o.candidates[*o.dearer].cost))
+      o.dearer = i;
+  }
+}
+
+// Along each line of the bisection variable, for each target and guard, every value at which it
+// is met followed by the next value run at which it is missed: bisection assumed there is none.
+void find_non_monotone(const PlanSpec& spec, PlanOutcome& o)
+{
+  const auto v = bisected(spec);
+  if (!v)
+    return;
+  std::map<std::vector<std::size_t>, std::vector<std::size_t>> lines; // grid values -> candidates, by value
+  for (std::size_t i = 0; i < o.candidates.size(); ++i) {
+    auto key = spec.value_indices(o.candidates[i].candidate);
+    key[*v] = 0;
+    lines[key].push_back(i); // candidates are in candidate order, so by value along the line
+  }
+  const auto check = [&](const std::string& what, auto&& met) {
+    for (const auto& [key, line] : lines)
+      for (std::size_t k = 1; k < line.size(); ++k)
+        if (met(o.candidates[line[k - 1]]) && !met(o.candidates[line[k]]))
+          o.non_monotone.push_back({line[k - 1], line[k], what});
+  };
+  for (std::size_t t = 0; t < spec.targets.size(); ++t)
+    check(spec.targets[t].describe(), [t](const CandidateResult& c) { return c.targets[t].met; });
+  for (std::size_t g = 0; g < spec.guards.size(); ++g)
+    check(spec.guards[g].describe(), [g](const CandidateResult& c) { return c.guards[g].met; });
+}
+
+} // namespace
+
+double GuardResult::relative() const
+{
+  if (base_mean == 0)
+    return worsening.mean == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), worsening.mean);
+  return worsening.mean / std::abs(base_mean);
+}
+
+bool CandidateResult::feasible() const
+{
+  return std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; }) &&
+         std::all_of(guards.begin(), guards.end(), [](const GuardResult& g) { return g.met; });
+}
+
+bool RobustnessResult::meets_targets() const
+{
+  return std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; });
+}
+
+std::vector<TargetResult> judge_targets(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs)
+{
+  std::vector<TargetResult> out;
+  for (const PlanTarget& target : spec.targets)
+    out.push_back(judge_target(spec, target, metric_over_seeds(spec, label, target.metric, runs)));
   return out;
+}
+
+CandidateResult judge_candidate(const PlanSpec& spec, std::size_t candidate, const SeedMetrics& runs,
+                                const SeedMetrics& base)
+{
+  const std::string label = "candidate " + spec.candidate_id(candidate);
+  CandidateResult c;
+  c.candidate = candidate;
+  c.targets = judge_targets(spec, label, runs);
+  for (const PlanGuard& guard : spec.guards)
+    c.guards.push_back(judge_guard(spec, guard, metric_over_seeds(spec, label, guard.metric, runs),
+                                   metric_over_seeds(spec, "the base scenario", guard.metric, base)));
+  if (spec.cost.metric) {
+    c.cost = mean_of(metric_over_seeds(spec, label, *spec.cost.metric, runs));
+    return c;
+  }
+  c.capital = capital_cost(spec, candidate);
+  c.energy = spec.cost.energy ? energy_cost(spec, label, runs) : 0.0;
+  c.cost = c.capital + c.energy;
+  return c;
 }
 
 std::vector<std::string> misses(const PlanSpec& spec, const CandidateResult& c)
@@ -76,57 +236,49 @@ std::vector<std::string> misses(const PlanSpec& spec, const CandidateResult& c)
   for (std::size_t t = 0; t < spec.targets.size(); ++t)
     if (!c.targets[t].met)
       out.push_back(spec.targets[t].describe());
+  for (std::size_t g = 0; g < spec.guards.size(); ++g)
+    if (!c.guards[g].met)
+      out.push_back(spec.guards[g].describe());
   return out;
 }
 
-Json candidate_json(const PlanSpec& spec, const CandidateResult& c)
+std::vector<MetricBeside> beside_base(const PlanSpec& spec, const SeedMetrics& answer, const SeedMetrics& base)
 {
-  Json targets = Json::array();
-  for (std::size_t t = 0; t < spec.targets.size(); ++t) {
-    const TargetResult& r = c.targets[t];
-    targets.push_back({{"metric", spec.targets[t].metric},
-                       {"mean", r.value.mean},
-                       {"sd", r.value.sd},
-                       {"bound", r.bound},
-                       {"met", r.met},
-                       {"confidence", r.confidence}});
+  const auto role_of = [&](const std::string& name) -> std::string {
+    for (const auto& t : spec.targets)
+      if (t.metric == name)
+        return "target";
+    for (const auto& g : spec.guards)
+      if (g.metric == name)
+        return "guard";
+    return "";
+  };
+  const auto mean_over = [](const SeedMetrics& runs, const std::string& name) -> std::optional<double> {
+    double sum = 0;
+    for (const auto& run : runs) {
+      const RunMetric* m = find_in(run, name);
+      if (!m)
+        return std::nullopt; // not measured on every seed: not compared
+      sum += m->value;
+    }
+    return sum / static_cast<double>(runs.size());
+  };
+  std::vector<MetricBeside> out;
+  for (const MetricName& metric : metric_names()) {
+    const auto b = mean_over(base, metric.name), a = mean_over(answer, metric.name);
+    if (!a || !b)
+      continue;
+    MetricBeside m{metric.decl, metric.name, *b, *a, std::nullopt, false, false, role_of(metric.name)};
+    const double diff = *a - *b;
+    const bool noise = std::abs(diff) <= FLOAT_NOISE * std::max(std::abs(*a), std::abs(*b));
+    if (*b != 0)
+      m.change = noise ? 0.0 : diff / std::abs(*b);
+    const Better better = metric.decl->better;
+    m.worse = !noise && ((better == Better::Lower && diff > 0) || (better == Better::Higher && diff < 0));
+    m.flagged = m.worse && m.role.empty() && (!m.change || std::abs(*m.change) > spec.warn_worse_than);
+    out.push_back(std::move(m));
   }
-  return Json{{"id", spec.candidate_id(c.candidate)},
-              {"values", values_json(spec, c.candidate)},
-              {"cost", c.cost},
-              {"meets_targets", c.feasible()},
-              {"targets", targets},
-              {"misses", misses(spec, c)}};
-}
-
-} // namespace
-
-bool CandidateResult::feasible() const
-{
-  return std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; });
-}
-
-CandidateResult judge_candidate(const PlanSpec& spec, std::size_t candidate,
-                                const std::vector<std::vector<RunMetric>>& runs)
-{
-  CandidateResult c;
-  c.candidate = candidate;
-  for (const PlanTarget& target : spec.targets) {
-    TargetResult r;
-    r.value = one_sided_mean(metric_over_seeds(spec, candidate, target.metric, runs), spec.confidence);
-    r.bound = target.at_most ? r.value.upper : r.value.lower;
-    r.met = target.at_most ? r.bound <= target.threshold : r.bound >= target.threshold;
-    r.confidence = target.at_most ? r.value.confidence_at_most(target.threshold)
-                                  : r.value.confidence_at_least(target.threshold);
-    c.targets.push_back(r);
-  }
-  if (spec.cost.metric) {
-    const auto values = metric_over_seeds(spec, candidate, *spec.cost.metric, runs);
-    c.cost = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-  } else {
-    c.cost = linear_cost(spec, candidate);
-  }
-  return c;
+  return out;
 }
 
 PlanOutcome conclude_plan(const PlanSpec& spec, std::vector<CandidateResult> candidates, std::size_t rounds)
@@ -137,6 +289,7 @@ PlanOutcome conclude_plan(const PlanSpec& spec, std::vector<CandidateResult> can
   o.candidates = std::move(candidates);
   o.rounds = rounds;
   o.runs = o.candidates.size() * spec.seeds.size();
+  find_non_monotone(spec, o);
   for (std::size_t i = 0; i < o.candidates.size(); ++i)
     if (o.candidates[i].feasible() && (!o.answer || o.candidates[i].cost < o.candidates[*o.answer].cost))
       o.answer = i;
@@ -151,104 +304,32 @@ PlanOutcome conclude_plan(const PlanSpec& spec, std::vector<CandidateResult> can
     });
     cheaper.resize(std::min(cheaper.size(), JUST_BELOW));
     o.just_below = cheaper;
+    find_neighbours(spec, o);
     return o;
   }
   for (std::size_t t = 0; t < spec.targets.size(); ++t)
     if (std::none_of(o.candidates.begin(), o.candidates.end(),
                      [t](const CandidateResult& c) { return c.targets[t].met; }))
       o.unmet_targets.push_back(t);
+  for (std::size_t g = 0; g < spec.guards.size(); ++g)
+    if (std::none_of(o.candidates.begin(), o.candidates.end(),
+                     [g](const CandidateResult& c) { return c.guards[g].met; }))
+      o.unmet_guards.push_back(g);
   return o;
 }
 
-Json plan_json(const PlanSpec& spec, const PlanOutcome& o)
+std::vector<std::size_t> neighbours_to_run(const PlanSpec& spec, const PlanOutcome& o)
 {
-  Json variables = Json::array();
-  for (const auto& v : spec.variables)
-    variables.push_back({{"key", v.key}, {"search", v.bisect ? "bisect" : "grid"}, {"values", v.values}});
-  Json targets = Json::array();
-  for (const auto& t : spec.targets)
-    targets.push_back({{"metric", t.metric}, {t.at_most ? "at_most" : "at_least", t.threshold}});
-  Json candidates = Json::array();
-  for (const auto& c : o.candidates)
-    candidates.push_back(candidate_json(spec, c));
-  Json below = Json::array();
-  for (const std::size_t i : o.just_below)
-    below.push_back(spec.candidate_id(o.candidates[i].candidate));
-  Json unmet = Json::array();
-  for (const std::size_t t : o.unmet_targets)
-    unmet.push_back(spec.targets[t].describe());
-  return Json{{"plan", spec.name},
-              {"scenario_digest", spec.scenario_digest},
-              {"set", spec.set},
-              {"seeds", spec.seeds},
-              {"confidence", spec.confidence},
-              {"variables", variables},
-              {"targets", targets},
-              {"cost", spec.cost.describe(spec.variables)},
-              {"rounds", o.rounds},
-              {"runs", o.runs},
-              {"candidates", candidates},
-              {"answer", o.answer ? Json(spec.candidate_id(o.candidates[*o.answer].candidate)) : Json(nullptr)},
-              {"just_below", below},
-              {"unmet_targets", unmet}};
-}
-
-void print_plan(std::ostream& out, const PlanSpec& spec, const PlanOutcome& o)
-{
-  // One row per candidate, cheapest first: its values, cost, and each target's mean and bound.
-  std::vector<std::size_t> order(o.candidates.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return o.candidates[a].cost < o.candidates[b].cost; });
-  std::vector<std::string> header;
-  for (const auto& v : spec.variables)
-    header.push_back(v.key);
-  header.push_back("cost");
-  for (const auto& t : spec.targets)
-    header.push_back(t.describe());
-  std::vector<std::vector<std::string>> rows{header};
-  for (const std::size_t i : order) {
-    const CandidateResult& c = o.candidates[i];
-    std::vector<std::string> row;
-    const auto indices = spec.value_indices(c.candidate);
-    for (std::size_t v = 0; v < spec.variables.size(); ++v)
-      row.push_back(spec.variables[v].values[indices[v]]);
-    row.push_back(shown(c.cost));
-    for (const auto& t : c.targets)
-      row.push_back(fmt::format("{} ({}) {}", shown(t.value.mean), shown(t.bound),
-                                t.met ? "met" : "MISSED"));
-    if (o.answer == i)
-      row.back() += "  <- answer";
-    rows.push_back(std::move(row));
-  }
-  std::vector<std::size_t> widths(header.size(), 0);
-  for (const auto& row : rows)
-    for (std::size_t k = 0; k < row.size(); ++k)
-      widths[k] = std::max(widths[k], row[k].size());
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t k = 0; k < row.size(); ++k)
-      line += fmt::format("{}{:<{}}", k ? "  " : "", row[k], k + 1 < row.size() ? widths[k] : 0);
-    out << line << '\n';
-  }
-  out << fmt::format("(each target: mean over {} seeds, and in brackets its one-sided {:g}% bound)\n",
-                     spec.seeds.size(), 100 * spec.confidence);
-  if (!o.answer) {
-    out << "no candidate meets every target";
-    for (const std::size_t t : o.unmet_targets)
-      out << fmt::format("; none meets {}", spec.targets[t].describe());
-    out << '\n';
-    return;
-  }
-  const CandidateResult& a = o.candidates[*o.answer];
-  out << fmt::format("answer: {} (cost {})\n", values_text(spec, a.candidate), shown(a.cost));
-  for (std::size_t t = 0; t < spec.targets.size(); ++t)
-    out << fmt::format("  {}: mean {}, bound {}, met with confidence {:.3f}\n", spec.targets[t].describe(),
-                       shown(a.targets[t].value.mean), shown(a.targets[t].bound),
-                       a.targets[t].confidence);
-  for (const std::size_t i : o.just_below)
-    out << fmt::format("just below: {} (cost {}) misses {}\n", values_text(spec, o.candidates[i].candidate),
-                       shown(o.candidates[i].cost), join_names(misses(spec, o.candidates[i])));
+  const auto v = bisected(spec);
+  if (!o.answer || !v)
+    return {};
+  const std::size_t answer = o.candidates[*o.answer].candidate;
+  const auto index = by_number(o.candidates);
+  std::vector<std::size_t> out;
+  for (const int step : {-1, +1})
+    if (const auto c = step_along(spec, *v, answer, step); c && !index.contains(*c))
+      out.push_back(*c);
+  return out;
 }
 
 } // namespace acmesim

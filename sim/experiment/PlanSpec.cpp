@@ -1,240 +1,36 @@
 #include "sim/experiment/PlanSpec.hpp"
 
-#include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
-#include "sim/keys/ConfigTree.hpp"
-#include "sim/report/RunMetrics.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cmath>
-
 namespace acmesim {
-
-namespace {
-
-// A plan searches at most this many candidates (the product of its variables' values).
-constexpr double MAX_CANDIDATES = 1e6;
-// Values of one variable: a range finer than this is a typo.
-constexpr double MAX_VALUES = 100000;
-
-class PlanReader {
-public:
-  explicit PlanReader(ConfigChecker& checker) : shared_(checker), checker_(checker)
-  {
-  }
-
-  void read(const ConfigNode& root, PlanSpec& spec)
-  {
-    MapReader top(checker_, &root, "", {"name", "scenario", "set", "seeds", "first_seed", "confidence", "variables",
-                                        "cost", "targets", "out", "slurm"});
-    if (!top.ok())
-      return;
-    shared_.read_name(top, spec.name);
-    shared_.read_scenario(top, spec.scenario);
-    top.read("out", spec.out);
-    shared_.read_set(top, spec.set);
-    spec.seeds = shared_.read_seeds(top);
-    if (spec.seeds.size() < 2)
-      checker_.error(top.get("seeds") ? *top.get("seeds") : root, "seeds",
-                     "expected at least 2 seeds: a target is judged by a confidence bound over the seeds");
-    top.read("confidence", spec.confidence, number_between(0.5, 0.9999));
-    if (top.require("variables"))
-      read_variables(*top.get("variables"), spec);
-    if (top.require("targets"))
-      read_targets(*top.get("targets"), spec.targets);
-    if (top.require("cost"))
-      read_cost(*top.get("cost"), spec);
-    shared_.read_slurm(top, spec.slurm);
-  }
-
-private:
-  void read_variables(const ConfigNode& node, PlanSpec& spec)
-  {
-    if (!checker_.expect_map(node, "variables"))
-      return;
-    if (node.entries.empty())
-      checker_.error(node, "variables", "expected at least one variable");
-    double product = 1;
-    const ConfigNode* bisected = nullptr;
-    for (const auto& e : node.entries) {
-      if (!shared_.valid_key(e, "variables"))
-        continue;
-      PlanVariable v{e.key, {}, {}, false};
-      read_variable(e.value, join_key("variables", e.key), v);
-      if (v.values.empty())
-        continue;
-      if (v.bisect) {
-        if (bisected)
-          checker_.error(e.value, join_key("variables", e.key),
-                         "at most one variable may be searched by bisection (the others are a grid)");
-        bisected = &e.value;
-      }
-      product *= static_cast<double>(v.values.size());
-      spec.variables.push_back(std::move(v));
-    }
-    if (product > MAX_CANDIDATES)
-      checker_.error(node, "variables",
-                     fmt::format("{:.0f} candidates is more than the {:.0f} a plan may have", product, MAX_CANDIDATES));
-  }
-
-  void read_variable(const ConfigNode& node, const std::string& key, PlanVariable& v)
-  {
-    MapReader m(checker_, &node, key, {"values", "from", "to", "step", "search"});
-    if (!m.ok()) {
-      if (!node.is_map())
-        checker_.error(node, key, "expected a map: {values: [...]} or {from: a, to: b, step: s}, and search: "
-                                  "grid or bisect");
-      return;
-    }
-    std::string search = "grid";
-    m.read_choice("search", search, {"grid", "bisect"});
-    v.bisect = search == "bisect";
-    const ConfigNode* values = m.get("values");
-    const bool range = m.get("from") || m.get("to") || m.get("step");
-    if (values && range) {
-      checker_.error(node, key, "give either values or from/to/step, not both");
-      return;
-    }
-    if (values) {
-      if (!checker_.expect_list(*values, m.key_of("values")))
-        return;
-      if (values->items.empty())
-        checker_.error(*values, m.key_of("values"), "expected a non-empty list of values");
-      for (const auto& item : values->items) {
-        v.values.push_back(override_text(item));
-        v.numbers.push_back(item.is_scalar() ? parse_double(item.scalar) : std::nullopt);
-      }
-      return;
-    }
-    double from = 0, to = 0, step = 1;
-    const bool has_from = m.require("from") && m.read("from", from, any_number());
-    const bool has_to = m.require("to") && m.read("to", to, any_number());
-    m.read("step", step, positive());
-    if (!has_from || !has_to)
-      return;
-    if (to < from) {
-      checker_.error(*m.get("to"), m.key_of("to"), "expected a number >= from");
-      return;
-    }
-    const double count = std::floor((to - from) / step + 1e-9) + 1;
-    if (count > MAX_VALUES) {
-      checker_.error(node, key, fmt::format("{:.0f} values is more than the {:.0f} a variable may have", count,
-                                            MAX_VALUES));
-      return;
-    }
-    for (int i = 0; i < static_cast<int>(count); ++i) {
-      const double x = from + i * step;
-      v.values.push_back(format_number(x));
-      v.numbers.push_back(x);
-    }
-  }
-
-  // A metric the table declares (RunMetrics.hpp): a misspelt one is found before any run.
-  bool known_metric(MapReader& m, const std::string& name)
-  {
-    if (find_metric(name))
-      return true;
-    checker_.error(*m.get("metric"), m.key_of("metric"),
-                   "expected a metric (acmesim list metrics, docs/metrics.md); did you mean " + nearest_metric(name) +
-                       "?");
-    return false;
-  }
-
-  void read_targets(const ConfigNode& node, std::vector<PlanTarget>& targets)
-  {
-    if (!checker_.expect_list(node, "targets"))
-      return;
-    if (node.items.empty())
-      checker_.error(node, "targets", "expected at least one target");
-    for (std::size_t i = 0; i < node.items.size(); ++i) {
-      const std::string key = fmt::format("targets.{}", i);
-      MapReader m(checker_, &node.items[i], key, {"metric", "at_most", "at_least"});
-      if (!m.ok()) {
-        if (!node.items[i].is_map())
-          checker_.error(node.items[i], key, "expected {metric: NAME, at_most: X} or {metric: NAME, at_least: X}");
-        continue;
-      }
-      PlanTarget t;
-      const bool has_metric = m.require("metric") && m.read("metric", t.metric) && known_metric(m, t.metric);
-      const bool most = m.get("at_most") != nullptr, least = m.get("at_least") != nullptr;
-      if (most == least) {
-        checker_.error(node.items[i], key, "expected exactly one of at_most and at_least");
-        continue;
-      }
-      t.at_most = most;
-      if (m.read(most ? "at_most" : "at_least", t.threshold, any_number()) && has_metric)
-        targets.push_back(std::move(t));
-    }
-  }
-
-  void read_cost(const ConfigNode& node, PlanSpec& spec)
-  {
-    MapReader m(checker_, &node, "cost", {"metric", "fixed", "per_unit"});
-    if (!m.ok()) {
-      if (!node.is_map())
-        checker_.error(node, "cost", "expected {metric: NAME} or {per_unit: {KEY: PRICE, ...}, fixed: X}");
-      return;
-    }
-    PlanCost& cost = spec.cost;
-    cost.per_unit.assign(spec.variables.size(), 0.0);
-    std::string metric;
-    if (m.read("metric", metric) && known_metric(m, metric))
-      cost.metric = metric;
-    const ConfigNode* per_unit = m.get("per_unit");
-    if (cost.metric && (per_unit || m.get("fixed"))) {
-      checker_.error(node, "cost", "give either metric or per_unit/fixed, not both");
-      return;
-    }
-    if (!m.get("metric") && !per_unit) {
-      checker_.error(node, "cost", "expected metric: NAME, or per_unit: {KEY: PRICE, ...}");
-      return;
-    }
-    m.read("fixed", cost.fixed, any_number());
-    if (!per_unit || !checker_.expect_map(*per_unit, "cost.per_unit"))
-      return;
-    for (const auto& e : per_unit->entries) {
-      const std::string key = join_key("cost.per_unit", e.key);
-      std::size_t i = 0;
-      while (i < spec.variables.size() && spec.variables[i].key != e.key)
-        ++i;
-      if (i == spec.variables.size()) {
-        checker_.error(e.key_where, key, e.key, "expected one of the plan's variables");
-        continue;
-      }
-      const auto price = checker_.number(e.value, key, at_least(0));
-      if (!price)
-        continue;
-      cost.per_unit[i] = *price;
-      const auto& numbers = spec.variables[i].numbers;
-      if (std::find(numbers.begin(), numbers.end(), std::nullopt) != numbers.end())
-        checker_.error(e.key_where, key, e.key, "a price per unit needs a variable whose values are all numbers");
-    }
-  }
-
-  ExperimentFileReader shared_;
-  ConfigChecker& checker_;
-};
-
-} // namespace
 
 std::string PlanTarget::describe() const
 {
   return fmt::format("{} {} {}", metric, at_most ? "<=" : ">=", format_number(threshold));
 }
 
+std::string PlanGuard::describe() const
+{
+  return fmt::format("{} at most {}% worse than the base", metric, format_number(100 * worsens_by_at_most));
+}
+
 std::string PlanCost::describe(const std::vector<PlanVariable>& variables) const
 {
+  const std::string in_unit = unit.empty() ? "" : " (" + unit + ")";
   if (metric)
-    return "mean " + *metric;
+    return "mean " + *metric + in_unit;
   std::string out;
   for (std::size_t i = 0; i < variables.size() && i < per_unit.size(); ++i)
     if (per_unit[i] != 0)
       out += fmt::format("{}{} x {}", out.empty() ? "" : " + ", format_number(per_unit[i]), variables[i].key);
+  if (energy)
+    out += fmt::format("{}{} per facility kWh over {} days", out.empty() ? "" : " + ",
+                       format_number(energy->price_per_kwh), format_number(energy->horizon_days));
   if (fixed != 0 || out.empty())
     out += fmt::format("{}{}", out.empty() ? "" : " + ", format_number(fixed));
-  return out;
+  return out + in_unit;
 }
 
 std::size_t PlanSpec::candidate_count() const
@@ -266,17 +62,6 @@ std::size_t PlanSpec::candidate_of(const std::vector<std::size_t>& value_indices
 std::string PlanSpec::candidate_id(std::size_t candidate) const
 {
   return fmt::format("c{:06}", candidate);
-}
-
-PlanSpec parse_plan(std::string_view text, const std::string& source, const std::string& base_dir,
-                    const std::string& default_name)
-{
-  return parse_experiment<PlanSpec, PlanReader>(text, source, base_dir, default_name);
-}
-
-PlanSpec load_plan_file(const std::string& path)
-{
-  return load_experiment<PlanSpec, PlanReader>(path, "plan");
 }
 
 } // namespace acmesim

@@ -52,6 +52,16 @@ std::string plan(const std::string& file, const std::string& out, const std::str
   return "plan '" + file + "' --quiet --jobs 2 --out '" + (scratch() / out).string() + "' " + extra;
 }
 
+// A candidate of plan.json by id.
+nlohmann::json candidate(const nlohmann::json& plan, const std::string& id)
+{
+  for (const auto& c : plan.at("candidates"))
+    if (c.at("id") == id)
+      return c;
+  FAIL("plan.json has no candidate " << id);
+  return {};
+}
+
 std::size_t lines(const std::string& text)
 {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -67,8 +77,9 @@ TEST_CASE("plan: bisection finds the fewest nodes that meet the target, in the r
   const auto j = nlohmann::json::parse(slurp(scratch() / "nodes" / "plan.json"));
   // Eight values: the last, then 4 (misses: one job waits 1,000 s), 6 and 5; two seeds each.
   CHECK(j.at("answer") == "c000004");
-  CHECK(j.at("rounds") == 4);
-  CHECK(j.at("runs") == 8);
+  // The base scenario's two runs come first; the answer's neighbours (4 and 6) were both run.
+  CHECK(j.at("rounds") == 1 + 4);
+  CHECK(j.at("runs") == 2 + 8);
   REQUIRE(j.at("candidates").size() == 4);
   const auto& four = j.at("candidates").at(0);
   CHECK(four.at("values").at("cluster.nodes") == "4");
@@ -78,7 +89,8 @@ TEST_CASE("plan: bisection finds the fewest nodes that meet the target, in the r
   CHECK_THAT(o.out, Catch::Contains("answer: cluster.nodes=5 (cost 40)") &&
                         Catch::Contains("just below: cluster.nodes=4 (cost 32) misses wait_s.all.mean <= 0"));
   // Every run is a sweep point: one row each in points.csv, and their metrics in results.csv.
-  CHECK(lines(slurp(scratch() / "nodes" / "points.csv")) == 1 + 8);
+  CHECK(j.at("neighbours") == nlohmann::json({{"cheaper", "c000003"}, {"dearer", "c000005"}}));
+  CHECK(lines(slurp(scratch() / "nodes" / "points.csv")) == 1 + 2 + 8);
   CHECK_THAT(slurp(scratch() / "nodes" / "results.csv"), Catch::Contains("\nc000004-s001,5,2,wait_s.all.mean,0\n"));
 }
 
@@ -92,7 +104,7 @@ TEST_CASE("plan: when no candidate meets every target, it says which target none
   const auto j = nlohmann::json::parse(slurp(scratch() / "infeasible" / "plan.json"));
   CHECK(j.at("answer").is_null());
   CHECK(j.at("unmet_targets") == nlohmann::json::array({"makespan_s <= 10"}));
-  CHECK(j.at("runs") == 2); // the last value failed: nothing cheaper is tried
+  CHECK(j.at("runs") == 2 + 2); // the base, then the last value failed: nothing cheaper is tried
 }
 
 TEST_CASE("plan: resumed after an interruption it runs only what was left and writes the same plan.json")
@@ -109,7 +121,7 @@ TEST_CASE("plan: resumed after an interruption it runs only what was left and wr
   INFO(again.err);
   REQUIRE(again.exit_code == 0);
   CHECK(slurp(out / "plan.json") == first);
-  CHECK_THAT(again.out, Catch::Contains("16 runs (15 from an earlier plan)"));
+  CHECK_THAT(again.out, Catch::Contains("18 runs (17 from an earlier plan)"));
 }
 
 TEST_CASE("plan: a target on a metric no run can report is an input error before anything runs")
@@ -144,4 +156,101 @@ TEST_CASE("plan: a variable value the scenario refuses is an input error before 
   CHECK(o.exit_code == 2);
   CHECK_THAT(o.err, Catch::Contains("cluster.nodes") && Catch::Contains("nothing was simulated"));
   CHECK_FALSE(fs::exists(scratch() / "bad-value" / "points"));
+}
+
+TEST_CASE("plan: the answer beside the base, its neighbours, and metrics it worsens flagged")
+{
+  // Four nodes keep the mean wait at 200 s, within 300; the bisection ran 8, 4, 2 and 3 nodes, so
+  // the dearer neighbour (5) runs after the search.
+  const auto o = run_acmesim(plan(plan_file("beside.yaml", "  - {metric: wait_s.all.mean, at_most: 300}\n"), "beside"));
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(scratch() / "beside" / "plan.json"));
+  CHECK(j.at("answer") == "c000003");
+  CHECK(j.at("neighbours") == nlohmann::json({{"cheaper", "c000002"}, {"dearer", "c000004"}}));
+  CHECK_THAT(o.err, Catch::Contains("the answer's neighbours: 1 candidates: 2 runs to run"));
+  // Margins: 300 - 200 for the answer, 300 - 400 for three nodes.
+  CHECK(candidate(j, "c000003").at("targets").at(0).at("margin") == 100.0);
+  CHECK(candidate(j, "c000002").at("targets").at(0).at("margin") == -100.0);
+  CHECK(j.at("non_monotone").empty());
+  const auto find = [&](const std::string& metric) {
+    for (const auto& m : j.at("beside_base"))
+      if (m.at("metric") == metric)
+        return m;
+    FAIL("no " << metric << " beside the base");
+    return nlohmann::json();
+  };
+  // On eight nodes every job ends at 1,000 s; on four, one waits 1,000 s more.
+  const auto jct = find("jct_s.all.mean");
+  CHECK(jct.at("base") == 1000.0);
+  CHECK(jct.at("answer") == 1200.0);
+  CHECK(jct.at("change") == Approx(0.2));
+  CHECK(jct.at("flagged") == true);
+  CHECK(find("makespan_s").at("flagged") == true);
+  CHECK(find("wait_s.all.mean").at("role") == "target");
+  CHECK(find("wait_s.all.mean").at("flagged") == false); // a target is judged, not flagged
+  CHECK(find("utilisation.mean_gpu_busy").at("worse") == false); // fuller with fewer nodes
+  CHECK_THAT(o.out, Catch::Contains("! jct_s.all.mean") && Catch::Contains("+20.0%") &&
+                        Catch::Contains("one step dearer: cluster.nodes=5 (cost 40) meets everything"));
+}
+
+TEST_CASE("plan: a guard relative to the base moves the answer; robustness reruns it under more load")
+{
+  // At four nodes the mean JCT is 20% over the base's; the guard allows 10%, so five nodes it is.
+  // Twice the load on five nodes: ten jobs, five wait 1,000 s, a mean of 500 s.
+  const std::string file = plan_file("guarded.yaml", "  - {metric: wait_s.all.mean, at_most: 300}\n",
+                                     "guards: [{metric: jct_s.all.mean, worsens_by_at_most: 0.1}]\n"
+                                     "robustness: {load_scale: [1, 2]}\n");
+  const auto o = run_acmesim(plan(file, "guarded"));
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(scratch() / "guarded" / "plan.json"));
+  CHECK(j.at("answer") == "c000004");
+  const auto four = candidate(j, "c000003");
+  CHECK(four.at("values").at("cluster.nodes") == "4");
+  CHECK(four.at("guards").at(0).at("relative") == Approx(0.2));
+  CHECK(four.at("guards").at(0).at("met") == false);
+  CHECK(four.at("misses") == nlohmann::json::array({"jct_s.all.mean at most 10% worse than the base"}));
+  const auto& robustness = j.at("robustness");
+  REQUIRE(robustness.size() == 2);
+  CHECK(robustness.at(0).at("load_scale") == 1.0);
+  CHECK(robustness.at(0).at("meets_targets") == true);
+  CHECK(robustness.at(1).at("load_scale") == 2.0);
+  CHECK(robustness.at(1).at("targets").at(0).at("mean") == 500.0);
+  CHECK(robustness.at(1).at("meets_targets") == false);
+  CHECK(fs::exists(scratch() / "guarded" / "points" / "c000004-load2-s001" / "summary.json"));
+  CHECK_THAT(o.out, Catch::Contains("at load x1: the answer still meets every target") &&
+                        Catch::Contains("at load x2: misses wait_s.all.mean <= 300 (mean 500"));
+}
+
+TEST_CASE("plan: a cost of capital and energy over a horizon, with its unit")
+{
+  const std::string file = write_scratch_file(
+      "energy.yaml", "scenario: five-jobs.yaml\nseeds: 2\n"
+                     "variables: {cluster.nodes: {values: [5, 6]}}\n"
+                     "cost: {per_unit: {cluster.nodes: 1000}, energy: {price_per_kwh: 0.2, horizon_days: 365}, "
+                     "unit: USD}\n"
+                     "targets: [{metric: wait_s.all.mean, at_most: 0}]\n")
+                                 .string();
+  write_base();
+  const auto o = run_acmesim(plan(file, "energy"));
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(scratch() / "energy" / "plan.json"));
+  const auto five = candidate(j, "c000000");
+  // Energy: each seed's facility kWh per second of its makespan, for a year, at 0.2 per kWh.
+  double expected = 0;
+  for (const char* seed : {"s000", "s001"}) {
+    const auto summary = nlohmann::json::parse(slurp(scratch() / "energy" / "points" / ("c000000-" + std::string(seed)) /
+                                                     "summary.json"));
+    expected += 0.2 * summary.at("energy").at("facility_kwh").get<double>() * 365 * 86400 /
+                summary.at("makespan_s").get<double>() / 2;
+  }
+  CHECK(expected > 0);
+  CHECK(five.at("cost_parts").at("capital") == 5000.0);
+  CHECK(five.at("cost_parts").at("energy").get<double>() == Approx(expected));
+  CHECK(five.at("cost").get<double>() == Approx(5000 + expected));
+  CHECK(j.at("cost_unit") == "USD");
+  CHECK(j.at("answer") == "c000000");
+  CHECK_THAT(o.out, Catch::Contains("USD: capital 5000, energy"));
 }

@@ -1,5 +1,6 @@
 // The parts of `acmesim plan` that run nothing: the plan file, the search and the judging of
 // candidates (docs/planning.md). The command itself is tested in tests/sim/cli/test_plan_cli.cpp.
+#include "sim/experiment/PlanReport.hpp"
 #include "sim/experiment/PlanResult.hpp"
 #include "sim/experiment/PlanSearch.hpp"
 #include "sim/experiment/PlanSpec.hpp"
@@ -157,15 +158,15 @@ TEST_CASE("plan result: a target is met only when its one-sided bound meets it; 
     return std::vector<std::vector<RunMetric>>{{{"wait_s.all.mean", a}}, {{"wait_s.all.mean", b}}};
   };
   // Mean 50 under 60, but with 2 seeds of 40 and 60 the 95% upper bound is 50 + 6.314 x 10 / sqrt(2).
-  const CandidateResult wide = judge_candidate(spec, 0, runs(40, 60));
+  const CandidateResult wide = judge_candidate(spec, 0, runs(40, 60), {});
   CHECK(wide.targets[0].value.mean == 50);
   CHECK(wide.targets[0].bound == Approx(50 + 6.3137515 * std::sqrt(200.0) / std::sqrt(2.0)));
   CHECK_FALSE(wide.feasible());
   CHECK(wide.targets[0].confidence == Approx(0.75)); // P(T_1 <= 1): T_1 is Cauchy, 1/2 + atan(1)/pi
-  const CandidateResult narrow = judge_candidate(spec, 1, runs(49, 51));
+  const CandidateResult narrow = judge_candidate(spec, 1, runs(49, 51), {});
   CHECK(narrow.feasible());
   CHECK(narrow.cost == 1);
-  const CandidateResult also = judge_candidate(spec, 2, runs(10, 10));
+  const CandidateResult also = judge_candidate(spec, 2, runs(10, 10), {});
   const PlanOutcome o = conclude_plan(spec, {also, wide, narrow}, 2);
   REQUIRE(o.answer);
   CHECK(o.candidates[*o.answer].candidate == 1);
@@ -183,6 +184,125 @@ TEST_CASE("plan result: a metric the runs do not report is refused, listing thos
 {
   const PlanSpec spec = line_of(2);
   const std::vector<std::vector<RunMetric>> runs{{{"makespan_s", 1}}, {{"makespan_s", 2}}};
-  CHECK_THAT(message_of(input_errors([&] { judge_candidate(spec, 0, runs); })),
+  CHECK_THAT(message_of(input_errors([&] { judge_candidate(spec, 0, runs, {}); })),
              Catch::Contains("wait_s.all.mean") && Catch::Contains("it reports: makespan_s"));
+}
+
+TEST_CASE("plan file: guards, the warning share, robustness and a cost of capital and energy with a unit")
+{
+  const PlanSpec s = parse("seeds: 2\nvariables: {x: {values: [1, 2]}}\n"
+                           "cost: {per_unit: {x: 8}, energy: {price_per_kwh: 0.1, horizon_days: 365}, unit: USD}\n" +
+                           TARGETS +
+                           "guards: [{metric: jct_s.by_type.Pretrain.mean, worsens_by_at_most: 0.1},\n"
+                           "         {metric: training.ettr.mean, worsens_by_at_most: 0}]\n"
+                           "warn_worse_than: 0.25\n"
+                           "robustness: {load_scale: [1, 1.5]}\n");
+  REQUIRE(s.guards.size() == 2);
+  CHECK(s.guards[0].lower_is_better);
+  CHECK_FALSE(s.guards[1].lower_is_better); // ETTR: higher is better, from the metric table
+  CHECK(s.guards[0].describe() == "jct_s.by_type.Pretrain.mean at most 10% worse than the base");
+  CHECK(s.warn_worse_than == 0.25);
+  CHECK(s.robustness_load_scales == std::vector<double>{1, 1.5});
+  REQUIRE(s.cost.energy);
+  CHECK(s.cost.energy->price_per_kwh == 0.1);
+  CHECK(s.cost.describe(s.variables) == "8 x x + 0.1 per facility kWh over 365 days (USD)");
+
+  const auto errors = [](const std::string& text) { return message_of(input_errors([&] { parse(text); })); };
+  const std::string plan = "seeds: 2\nvariables: {x: {values: [1]}}\n" + TARGETS;
+  CHECK_THAT(errors(plan + "cost: {metric: energy.it_kwh, energy: {price_per_kwh: 1, horizon_days: 1}}\n"),
+             Catch::Contains("give either metric, or per_unit"));
+  CHECK_THAT(errors(plan + "cost: {energy: {price_per_kwh: 1}}\n"),
+             Catch::Contains("cost.energy.horizon_days") && Catch::Contains("missing"));
+  CHECK_THAT(errors(plan + "cost: {per_unit: {x: 1}}\n"
+                           "guards: [{metric: network.nic_utilisation.mean, worsens_by_at_most: 0.1}]\n"),
+             Catch::Contains("guards.0.metric") && Catch::Contains("no better direction"));
+  CHECK_THAT(errors(plan + "cost: {per_unit: {x: 1}}\nguards: [{metric: makespan_s, worsens_by_at_most: -1}]\n"),
+             Catch::Contains("guards.0.worsens_by_at_most"));
+  CHECK_THAT(errors(plan + "cost: {per_unit: {x: 1}}\nrobustness: {load_scale: [1.2, 1.2, 0]}\n"),
+             Catch::Contains("robustness.load_scale.1") && Catch::Contains("listed twice") &&
+                 Catch::Contains("robustness.load_scale.2"));
+  CHECK_THAT(errors("seeds: 2\nvariables: {workload.load_scale: {values: [1, 2]}}\ncost: {metric: makespan_s}\n" +
+                    TARGETS + "robustness: {load_scale: [1.5]}\n"),
+             Catch::Contains("robustness") && Catch::Contains("cannot be both"));
+}
+
+TEST_CASE("plan result: a guard is judged on the paired changes from the base, in the metric's worse direction")
+{
+  PlanSpec spec = parse("seeds: 2\nvariables: {x: {values: [1, 2]}}\ncost: {per_unit: {x: 1}}\n" + TARGETS +
+                        "guards: [{metric: jct_s.all.mean, worsens_by_at_most: 0.1},"
+                        " {metric: training.ettr.mean, worsens_by_at_most: 0.05}]\n");
+  const auto runs = [](double jct_a, double jct_b, double ettr_a, double ettr_b) {
+    return SeedMetrics{{{"wait_s.all.mean", 0}, {"jct_s.all.mean", jct_a}, {"training.ettr.mean", ettr_a}},
+                       {{"wait_s.all.mean", 0}, {"jct_s.all.mean", jct_b}, {"training.ettr.mean", ettr_b}}};
+  };
+  const SeedMetrics base = runs(100, 200, 0.9, 0.9);
+  // JCT 105 and 210: 5 and 10 worse, a mean of 7.5 against 10% of 150 = 15 allowed; but with two
+  // seeds the upper bound is 7.5 + 6.314 x 3.536 / sqrt(2) = 23.3, over 15. ETTR 0.9 and 0.8: 0.05
+  // worse on average (higher is better), allowed 0.045.
+  const CandidateResult c = judge_candidate(spec, 0, runs(105, 210, 0.9, 0.8), base);
+  REQUIRE(c.guards.size() == 2);
+  CHECK(c.guards[0].worsening.mean == 7.5);
+  CHECK(c.guards[0].allowed == 15);
+  CHECK(c.guards[0].worsening.upper == Approx(7.5 + 6.3137515 * std::sqrt(12.5) / std::sqrt(2.0)));
+  CHECK_FALSE(c.guards[0].met);
+  CHECK(c.guards[0].relative() == Approx(0.05));
+  CHECK(c.guards[1].worsening.mean == Approx(0.05));
+  CHECK_FALSE(c.guards[1].met);
+  CHECK_FALSE(c.feasible()); // the target is met; the guards are not
+  CHECK(misses(spec, c) == std::vector<std::string>{"jct_s.all.mean at most 10% worse than the base",
+                                                    "training.ettr.mean at most 5% worse than the base"});
+  // Both seeds 10 s and 0.09 better: no spread, so the bound is the mean, within what is allowed.
+  const CandidateResult better = judge_candidate(spec, 1, runs(90, 190, 0.99, 0.99), base);
+  CHECK(better.guards[0].met);
+  CHECK(better.guards[1].met);
+  CHECK(better.feasible());
+}
+
+TEST_CASE("plan result: a value that meets everything before one that misses is reported as not monotone")
+{
+  const PlanSpec spec = line_of(4);
+  const auto runs = [](double a) { return SeedMetrics{{{"wait_s.all.mean", a}}, {{"wait_s.all.mean", a}}}; };
+  std::vector<CandidateResult> judged;
+  for (const auto& [c, wait] : std::vector<std::pair<std::size_t, double>>{{0, 99}, {1, 10}, {2, 99}, {3, 10}})
+    judged.push_back(judge_candidate(spec, c, runs(wait), {}));
+  const PlanOutcome o = conclude_plan(spec, judged, 3);
+  REQUIRE(o.answer);
+  CHECK(*o.answer == 1);
+  REQUIRE(o.non_monotone.size() == 1);
+  CHECK(o.non_monotone[0].met == 1);
+  CHECK(o.non_monotone[0].missed == 2);
+  CHECK(o.non_monotone[0].what == "wait_s.all.mean <= 60");
+  CHECK(o.cheaper == 0u);
+  CHECK(o.dearer == 2u);
+  CHECK(plan_json(spec, o)["non_monotone"] == Json::array({{{"what", "wait_s.all.mean <= 60"}, {"meets", "c000001"}, {"misses", "c000002"}}}));
+  // Without the dearer neighbour run, it is the one to run next.
+  const PlanOutcome partial = conclude_plan(spec, {judged[0], judged[1], judged[3]}, 3);
+  CHECK(neighbours_to_run(spec, partial) == std::vector<std::size_t>{2});
+}
+
+TEST_CASE("plan result: every metric of the answer beside the base's, those worse beyond the warning flagged")
+{
+  const PlanSpec spec = parse("seeds: 2\nvariables: {x: {values: [1]}}\ncost: {per_unit: {x: 1}}\n" + TARGETS +
+                              "warn_worse_than: 0.2\n");
+  const auto runs = [](double makespan, double busy, double rejected, double wait) {
+    return SeedMetrics(2, {{"makespan_s", makespan},
+                           {"utilisation.mean_gpu_busy", busy},
+                           {"jobs.rejected", rejected},
+                           {"wait_s.all.mean", wait}});
+  };
+  const auto beside = beside_base(spec, runs(1300, 0.5, 2, 500), runs(1000, 0.8, 0, 10));
+  REQUIRE(beside.size() == 4); // in the table's order
+  CHECK(beside[0].name == "makespan_s");
+  CHECK(beside[0].change == Approx(0.3));
+  CHECK(beside[0].flagged); // 30% worse, over 20%
+  CHECK(beside[1].name == "wait_s.all.mean");
+  CHECK(beside[1].role == "target");
+  CHECK(beside[1].worse);
+  CHECK_FALSE(beside[1].flagged);
+  CHECK(beside[2].name == "utilisation.mean_gpu_busy");
+  CHECK(beside[2].change == Approx(-0.375));
+  CHECK(beside[2].flagged); // higher is better
+  CHECK(beside[3].name == "jobs.rejected");
+  CHECK_FALSE(beside[3].change); // from 0
+  CHECK(beside[3].flagged);
 }
