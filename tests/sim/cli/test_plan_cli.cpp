@@ -252,5 +252,7 @@ TEST_CASE("plan: a cost of capital and energy over a horizon, with its unit")
   CHECK(five.at("cost").get<double>() == Approx(5000 + expected));
   CHECK(j.at("cost_unit") == "USD");
   CHECK(j.at("answer") == "c000000");
+  // A grid ran every candidate: the neighbours are the next in cost, none cheaper here.
+  CHECK(j.at("neighbours") == nlohmann::json({{"cheaper", nullptr}, {"dearer", "c000001"}}));
   CHECK_THAT(o.out, Catch::Contains("USD: capital 5000, energy"));
 }
