@@ -5,6 +5,7 @@
 // prepared, run and resumed by the sweep's machinery; their metrics judge the candidates
 // (PlanResult); the results directory is a sweep's, with plan.json beside results.csv.
 #include "models/common/InputError.hpp"
+#include "models/common/Text.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentBackend.hpp"
@@ -82,7 +83,7 @@ std::vector<SweepPoint> seed_points(const PlanSpec& plan, const std::string& pre
       values[i] = plan.variables[i].values[indices[i]];
   }
   if (!plan.robustness_load_scales.empty())
-    values.push_back(load_scale ? std::optional(fmt::format("{:g}", *load_scale)) : std::nullopt);
+    values.push_back(load_scale ? std::optional(format_number(*load_scale)) : std::nullopt);
   std::vector<SweepPoint> points;
   for (std::size_t s = 0; s < plan.seeds.size(); ++s)
     points.push_back({fmt::format("{}-s{:03}", prefix, s), values, plan.seeds[s]});
@@ -98,7 +99,7 @@ std::vector<SweepPoint> base_points(const PlanSpec& plan) { return seed_points(p
 
 std::vector<SweepPoint> robustness_points(const PlanSpec& plan, std::size_t candidate, double load_scale)
 {
-  return seed_points(plan, fmt::format("{}-load{:g}", plan.candidate_id(candidate), load_scale), candidate,
+  return seed_points(plan, plan.candidate_id(candidate) + "-load" + format_number(load_scale), candidate,
                      load_scale);
 }
 
