@@ -12,6 +12,7 @@
 #include "sim/cli/ExperimentCommands.hpp"
 #include "sim/cli/ProgressLine.hpp"
 #include "sim/config/ScenarioLoader.hpp"
+#include "sim/config/WorkloadSection.hpp"
 #include "sim/experiment/PlanReport.hpp"
 #include "sim/experiment/PlanResult.hpp"
 #include "sim/experiment/PlanSearch.hpp"
@@ -52,8 +53,6 @@ struct PlanRunFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr const char* LOAD_SCALE = "workload.load_scale";
-
 SweepSpec runs_as_sweep(const PlanSpec& plan)
 {
   SweepSpec s;
@@ -65,7 +64,7 @@ SweepSpec runs_as_sweep(const PlanSpec& plan)
   for (const auto& v : plan.variables)
     s.parameters.push_back(v.key);
   if (!plan.robustness_load_scales.empty())
-    s.parameters.push_back(LOAD_SCALE);
+    s.parameters.push_back(LOAD_SCALE_KEY);
   s.out = plan.out;
   s.slurm = plan.slurm;
   return s;

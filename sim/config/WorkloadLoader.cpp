@@ -9,6 +9,7 @@
 #include "models/workload/SyntheticGenerator.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/SyntheticSection.hpp"
+#include "sim/config/WorkloadSection.hpp"
 
 #include <fmt/format.h>
 
@@ -25,7 +26,7 @@ Workload replay_trace(const Scenario& scenario)
   Workload w = read_trace_file(spec.trace->path, spec.trace->format, spec.trace->on_bad_row, spec.trace->on_unknown);
   const double expected = spec.load_scale * static_cast<double>(w.jobs.size());
   if (expected > MAX_EXPECTED_JOBS)
-    throw InputError(Diagnostic{scenario.source, "workload.load_scale", fmt::format("{:g}", spec.load_scale),
+    throw InputError(Diagnostic{scenario.source, LOAD_SCALE_KEY, fmt::format("{:g}", spec.load_scale),
                                 fmt::format("would replay about {:.0f} of the trace's {} jobs; at most {:.0f} are "
                                             "supported",
                                             expected, w.jobs.size(), MAX_EXPECTED_JOBS)});

@@ -34,8 +34,7 @@ const KeyTable<TraceSpec>& trace_keys()
 const KeyTable<WorkloadSpec>& common_keys()
 {
   static const KeyTable<WorkloadSpec> keys({
-      // A hundredth of the load or less is a typo, not a question.
-      number_key("load_scale", &WorkloadSpec::load_scale, number_between(0.01, 100), NO_UNIT,
+      number_key(LOAD_SCALE, &WorkloadSpec::load_scale, LOAD_SCALE_RANGE, NO_UNIT,
                  "the offered load of every job type times this: generated arrival rates scaled (the Acme "
                  "generator's pretraining campaigns grow in number), a trace's jobs thinned or replicated at "
                  "their own times (docs/scenarios.md#scaling-the-load)"),

@@ -10,6 +10,12 @@
 
 namespace acmesim {
 
+// `workload.load_scale`, declared once: the scenario key reads it, and plans rerun their answer
+// at other values of it (`robustness`). A hundredth of the load or less is a typo, not a question.
+inline constexpr const char* LOAD_SCALE = "load_scale"; // in `workload:`
+inline const std::string LOAD_SCALE_KEY = join_key("workload", LOAD_SCALE);
+inline constexpr NumberRange LOAD_SCALE_RANGE{0.01, false, 100};
+
 WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node);
 template <> Json section_echo(const WorkloadSpec& spec);
 template <> std::vector<KeyDoc> section_key_docs<WorkloadSpec>(const std::string& path);

@@ -4,6 +4,7 @@
 
 #include "models/common/InputError.hpp"
 #include "models/common/Text.hpp"
+#include "sim/config/WorkloadSection.hpp"
 #include "sim/keys/ConfigTree.hpp"
 #include "sim/report/RunMetrics.hpp"
 
@@ -217,8 +218,7 @@ private:
       return;
     for (std::size_t i = 0; i < scales.items.size(); ++i) {
       const std::string key = fmt::format("robustness.load_scale.{}", i);
-      // The range of workload.load_scale (WorkloadSection.cpp).
-      const auto scale = checker_.number(scales.items[i], key, number_between(0.01, 100));
+      const auto scale = checker_.number(scales.items[i], key, LOAD_SCALE_RANGE);
       if (!scale)
         continue;
       auto& listed = spec.robustness_load_scales;
@@ -228,9 +228,9 @@ private:
         listed.push_back(*scale);
     }
     for (const auto& v : spec.variables)
-      if (v.key == "workload.load_scale")
-        checker_.error(node, "robustness", "workload.load_scale is a variable of this plan: robustness reruns the "
-                                           "answer at other scales of it, so it cannot be both");
+      if (v.key == LOAD_SCALE_KEY)
+        checker_.error(node, "robustness", LOAD_SCALE_KEY + " is a variable of this plan: robustness reruns the "
+                                                           "answer at other scales of it, so it cannot be both");
   }
 
   void read_energy(const ConfigNode& node, PlanCost& cost)
