@@ -125,8 +125,10 @@ public:
         points.push_back(std::move(point));
     run_points(points, fmt::format("{}: {} candidates", what, candidates.size()));
     std::vector<CandidateResult> judged;
-    for (const std::size_t c : candidates)
-      judged.push_back(judge_candidate(plan_, c, metrics_of(points_of(plan_, c)), base_));
+    for (const std::size_t c : candidates) {
+      const SeedMetrics& runs = candidate_metrics_[c] = metrics_of(points_of(plan_, c));
+      judged.push_back(judge_candidate(plan_, c, runs, base_));
+    }
     return judged;
   }
 
@@ -141,16 +143,16 @@ public:
     run_points(points, "robustness: the answer under other loads");
     std::vector<RobustnessResult> results;
     for (const double scale : plan_.robustness_load_scales) {
-      const auto runs = scale == 1 ? points_of(plan_, answer) : robustness_points(plan_, answer, scale);
-      results.push_back({scale, judge_targets(plan_, fmt::format("the answer at load x{:g}", scale),
-                                              metrics_of(runs))});
+      const SeedMetrics runs =
+          scale == 1 ? candidate_metrics_.at(answer) : metrics_of(robustness_points(plan_, answer, scale));
+      results.push_back({scale, judge_targets(plan_, fmt::format("the answer at load x{:g}", scale), runs)});
     }
     return results;
   }
 
   std::vector<MetricBeside> beside_base(std::size_t answer) const
   {
-    return acmesim::beside_base(plan_, metrics_of(points_of(plan_, answer)), base_);
+    return acmesim::beside_base(plan_, candidate_metrics_.at(answer), base_);
   }
 
   // results.csv and points.csv of every run, in candidate order.
@@ -206,6 +208,7 @@ private:
   fs::path out_;
   const ExperimentBackend& backend_;
   SeedMetrics base_;
+  std::map<std::size_t, SeedMetrics> candidate_metrics_; // of every candidate judged, read once
   std::size_t resumed_ = 0;
   std::size_t round_ = 0;
 };
