@@ -232,6 +232,7 @@ Topology::Topology(const ClusterSpec& spec) : spec_(spec)
                         TopologyEdge{port_bandwidth, latency_s, pod.name + "-spine" + std::to_string(k) + "-storage"},
                         graph_);
     total_gpus_ += pod.nodes * pod.gpus_per_node;
+    total_cpus_ += static_cast<std::int64_t>(pod.nodes) * pod.cpus_per_node;
   }
   hop_cache_.resize(node_vertex_.size());
 }

@@ -46,6 +46,7 @@ public:
   std::size_t spine_count() const { return spine_count_; }
   std::size_t pod_count() const { return spec_.pods.size(); }
   int total_gpus() const { return total_gpus_; }
+  std::int64_t total_cpus() const { return total_cpus_; } // cores of every node
 
   int gpus_of(NodeId node) const { return spec_.pods[pod_of_node_[node]].gpus_per_node; }
   int pod_of(NodeId node) const { return pod_of_node_[node]; }
@@ -83,6 +84,7 @@ private:
   TopologyGraph::vertex_descriptor storage_vertex_{};
   std::size_t spine_count_ = 0;
   int total_gpus_ = 0;
+  std::int64_t total_cpus_ = 0;
   std::vector<int> pod_of_node_;
   std::vector<LeafId> leaf_of_node_;
   std::vector<std::uint32_t> domain_of_node_;

@@ -2,22 +2,10 @@
 
 namespace acmesim {
 
-namespace {
-
-std::int64_t total_cpus(const Topology& topology)
-{
-  std::int64_t cpus = 0;
-  for (const auto& pod : topology.spec().pods)
-    cpus += static_cast<std::int64_t>(pod.nodes) * pod.cpus_per_node;
-  return cpus;
-}
-
-} // namespace
-
 RunRecords::RunRecords(const Topology& topology, const std::vector<Job>& jobs, double utilisation_bin_s,
                        bool timeline)
     : ledger_(topology.total_gpus(), utilisation_bin_s)
-    , cpus_(jobs, total_cpus(topology))
+    , cpus_(jobs, topology.total_cpus())
     , statistics_(jobs.size())
 {
   events_.subscribe(ledger_);

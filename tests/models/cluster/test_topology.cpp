@@ -123,6 +123,7 @@ TEST_CASE("Seren: 286 single-NIC nodes on 15 leaves and 20 spines, storage on th
   CHECK(topology.leaf_count() == 15); // ceil(286 / 20)
   CHECK(topology.spine_count() == 20);
   CHECK(topology.total_gpus() == 2288);
+  CHECK(topology.total_cpus() == 286 * 128); // the default 128 cores a node
   CHECK(boost::num_vertices(topology.graph()) == 286 + 15 + 20 + 1);
   CHECK(boost::num_edges(topology.graph()) == 286 + 15 * 20 + 20); // node-leaf, leaf-spine, spine-storage
   CHECK(topology.nodes_of_leaf(14).size() == 6);                   // 286 - 14 * 20
