@@ -231,6 +231,12 @@ private:
       if (v.key == LOAD_SCALE_KEY)
         checker_.error(node, "robustness", LOAD_SCALE_KEY + " is a variable of this plan: robustness reruns the "
                                                            "answer at other scales of it, so it cannot be both");
+    // A rerun sets the scale outright: under a scale of set:, "1" would be the answer's scale and
+    // "1.5" not 1.5 times it.
+    for (const auto& s : spec.set)
+      if (s.starts_with(LOAD_SCALE_KEY + "="))
+        checker_.error(node, "robustness", LOAD_SCALE_KEY + " is set for every run (set:): robustness reruns the "
+                                                           "answer at the scales it lists, so it cannot be both");
   }
 
   void read_energy(const ConfigNode& node, PlanCost& cost)

@@ -224,6 +224,9 @@ TEST_CASE("plan file: guards, the warning share, robustness and a cost of capita
   CHECK_THAT(errors("seeds: 2\nvariables: {workload.load_scale: {values: [1, 2]}}\ncost: {metric: makespan_s}\n" +
                     TARGETS + "robustness: {load_scale: [1.5]}\n"),
              Catch::Contains("robustness") && Catch::Contains("cannot be both"));
+  CHECK_THAT(errors("set: {workload.load_scale: 2}\n" + plan +
+                    "cost: {per_unit: {x: 1}}\nrobustness: {load_scale: [1.5]}\n"),
+             Catch::Contains("robustness") && Catch::Contains("is set for every run"));
 }
 
 TEST_CASE("plan result: a guard is judged on the paired changes from the base, in the metric's worse direction")
@@ -274,7 +277,8 @@ TEST_CASE("plan result: a value that meets everything before one that misses is 
   CHECK(o.non_monotone[0].what == "wait_s.all.mean <= 60");
   CHECK(o.cheaper == 0u);
   CHECK(o.dearer == 2u);
-  CHECK(plan_json(spec, o)["non_monotone"] == Json::array({{{"what", "wait_s.all.mean <= 60"}, {"meets", "c000001"}, {"misses", "c000002"}}}));
+  CHECK(plan_json(spec, o)["non_monotone"] ==
+        Json::array({{{"what", "wait_s.all.mean <= 60"}, {"meets", "c000001"}, {"misses", "c000002"}}}));
   // Without the dearer neighbour run, it is the one to run next.
   const PlanOutcome partial = conclude_plan(spec, {judged[0], judged[1], judged[3]}, 3);
   CHECK(neighbours_to_run(spec, partial) == std::vector<std::size_t>{2});
