@@ -65,8 +65,8 @@ double capital_cost(const PlanSpec& spec, std::size_t candidate)
 double energy_cost(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs)
 {
   const PlanEnergyCost& e = *spec.cost.energy;
-  const auto kwh = metric_over_seeds(spec, label, "energy.facility_kwh", runs);
-  const auto makespan = metric_over_seeds(spec, label, "makespan_s", runs);
+  const auto kwh = metric_over_seeds(spec, label, std::string(FACILITY_KWH_METRIC), runs);
+  const auto makespan = metric_over_seeds(spec, label, std::string(MAKESPAN_METRIC), runs);
   std::vector<double> bought(runs.size(), 0.0);
   for (std::size_t s = 0; s < runs.size(); ++s)
     if (makespan[s] > 0)

@@ -36,7 +36,7 @@ std::vector<std::string> placeholder_values(std::string_view placeholder)
 const std::vector<MetricDecl>& metric_table()
 {
   static const std::vector<MetricDecl> table{
-      {"makespan_s", "s", B::Lower, P::Always, true, "makespan: from the first submission to the end of the last job"},
+      {MAKESPAN_METRIC, "s", B::Lower, P::Always, true, "makespan: from the first submission to the end of the last job"},
       {"wait_s.all.mean", "s", B::Lower, P::WhenMeasured, true, "mean queueing delay of GPU jobs"},
       {"wait_s.all.p95", "s", B::Lower, P::WhenMeasured, false, "95th percentile queueing delay of GPU jobs"},
       {"jct_s.all.mean", "s", B::Lower, P::WhenMeasured, true, "mean completion time (wait and run) of GPU jobs"},
@@ -80,7 +80,7 @@ const std::vector<MetricDecl>& metric_table()
       {"network.nic_utilisation.mean", "share", B::Neither, P::WhenMeasured, false,
        "mean load of the nodes' compute NICs, each direction over its bandwidth"},
       {"energy.it_kwh", "kWh", B::Lower, P::Always, true, "energy of the GPUs and servers (docs/energy.md)"},
-      {"energy.facility_kwh", "kWh", B::Lower, P::Always, false, "IT energy times the PUE"},
+      {FACILITY_KWH_METRIC, "kWh", B::Lower, P::Always, false, "IT energy times the PUE"},
       {"energy.mean_it_kw", "kW", B::Lower, P::Always, false, "mean IT power"},
       {"energy.peak_it_kw", "kW", B::Lower, P::WhenMeasured, false,
        "highest IT power over a bin of utilisation.csv: what the facility must supply"},

@@ -35,6 +35,10 @@ struct MetricDecl {
   std::string_view help;
 };
 
+// Metrics other code reads by name (a plan's energy cost), named once here and in the table.
+inline constexpr std::string_view MAKESPAN_METRIC = "makespan_s";
+inline constexpr std::string_view FACILITY_KWH_METRIC = "energy.facility_kwh";
+
 // The declared table, in order.
 const std::vector<MetricDecl>& metric_table();
 
