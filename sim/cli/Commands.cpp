@@ -49,6 +49,7 @@ usage:
                 [--time-limit T] [--throttle N]
   acmesim plan PLAN.yaml [the options of sweep]
   acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
+  acmesim report RESULTS_DIR [--out FILE]
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
   acmesim collective --preset NAME [--pod NAME] --nodes N --op allreduce|allgather|reducescatter|alltoall|sendrecv
                      [--sizes 1M:8G] [--measured FILE] [--json] [--set key.path=value ...]
@@ -58,7 +59,8 @@ Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --o
 (default results/<scenario-name>/): jobs.csv, summary.json and utilisation.csv; --timeline
 adds timeline.json (Chrome trace events, for Perfetto). compare runs two scenarios over the
 same seeds and reports paired differences; sweep runs a grid of overrides, one process per point;
-plan finds the cheapest configuration that meets targets with confidence; collective prints
+plan finds the cheapest configuration that meets targets with confidence; report writes one
+self-contained HTML page of any results directory; collective prints
 what the collective model gives, as nccl-tests prints its measurements.
 Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error, 3 (plan) no
 configuration meets every target.
@@ -229,8 +231,8 @@ struct Command {
 constexpr Command COMMANDS[] = {
     {"run", cmd_run},           {"validate", cmd_validate}, {"list", cmd_list},
     {"compare", cmd_compare},   {"sweep", cmd_sweep},       {"sweep-task", cmd_sweep_task, false},
-    {"plan", cmd_plan},         {"plot", cmd_plot},         {"workload", cmd_workload},
-    {"collective", cmd_collective},
+    {"plan", cmd_plan},         {"plot", cmd_plot},         {"report", cmd_report},
+    {"workload", cmd_workload}, {"collective", cmd_collective},
 };
 
 const Command* find_command(std::string_view name)

@@ -13,5 +13,6 @@ int cmd_plan(const std::vector<std::string>& args);
 // The body of one Slurm array task of `sweep --backend slurm`; not meant to be typed.
 int cmd_sweep_task(const std::vector<std::string>& args);
 int cmd_plot(const std::vector<std::string>& args);
+int cmd_report(const std::vector<std::string>& args);
 
 } // namespace acmesim

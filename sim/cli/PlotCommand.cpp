@@ -1,8 +1,9 @@
-// `acmesim plot RESULTS_DIR`: figures from a run, comparison or sweep directory. The figures are
-// drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
+// `acmesim plot RESULTS_DIR`: figures from a run, comparison, sweep or plan directory, and
+// `acmesim report RESULTS_DIR`: one self-contained HTML page of the same directory, its headline
+// numbers, its figures inline and, for a plan, the answer's trade-offs. Both are drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
 // script and embedded in the binary at configure time) because matplotlib draws them better
-// than anything a C++ build can depend on; this command checks its arguments, runs the script
-// with python3 and passes its exit code on. What the script needs of acmesim's declarations (the
+// than anything a C++ build can depend on; these commands check their arguments, run the script
+// with python3 and pass its exit code on. What the script needs of acmesim's declarations (the
 // metric table, the jobs.csv columns, a run's summary.json) it is given (plot_facts).
 #include "models/common/InputError.hpp"
 #include "models/traces/JobsCsvColumns.hpp"
@@ -15,6 +16,7 @@
 #include "sim/report/RunMetrics.hpp"
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Ledger.hpp"
+#include "acmesim/Version.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -35,6 +37,16 @@ namespace {
 
 namespace po = boost::program_options;
 
+constexpr const char* REPORT_USAGE = R"(usage: acmesim report RESULTS_DIR [--out FILE]
+
+Writes one self-contained HTML page (default RESULTS_DIR/report.html; `-` for stdout) of a results
+directory written by `acmesim run`, `compare`, `sweep` or `plan`: its headline numbers, the
+figures `acmesim plot` draws, inline, and for a plan the answer with its trade-offs. The page
+fetches nothing. Prints the page's path. Needs python3 with matplotlib, as plot does. See
+docs/plots.md#one-page-acmesim-report.
+
+)";
+
 constexpr const char* PLOT_USAGE = R"(usage: acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
 
 Draws figures from a results directory written by `acmesim run`, `acmesim compare` or
@@ -54,7 +66,8 @@ std::string python_program()
 // What the figures of a run directory take from its summary.json, read through RunSummary's
 // declarations so that the script spells no summary key: the scenario's name, all GPU-hours,
 // the lost GPU-hours by cause and the unavailable ones by state, in the ledger's order, and the
-// ledger's label of every GPU state (the columns of utilisation.csv). Null when the directory has no summary.json: it is then
+// ledger's label of every GPU state (the columns of utilisation.csv), and for the report: the seed,
+// the job counts, the resolved scenario and every metric the run has, as compare reads them. Null when the directory has no summary.json: it is then
 // another kind of directory, or the script says what a run directory lacks.
 Json run_figure_facts(const std::filesystem::path& results)
 {
@@ -62,6 +75,9 @@ Json run_figure_facts(const std::filesystem::path& results)
   if (!std::filesystem::exists(results / "summary.json", ec))
     return nullptr;
   const RunSummary summary = read_run_summary(results);
+  Json metrics = Json::array();
+  for (const RunMetric& m : run_metrics(summary))
+    metrics.push_back({{"name", m.name}, {"value", m.value}});
   const auto by_label = [](const auto& states, const StateHours& hours) {
     Json list = Json::array();
     for (const GpuState state : states) {
@@ -74,12 +90,20 @@ Json run_figure_facts(const std::filesystem::path& results)
   for (const GpuState state : enum_values<GpuState>())
     labels[std::string(to_string(state))] = state_label(state);
   return Json{{"scenario_name", summary.scenario_name},
+              {"seed", summary.seed},
+              {"jobs",
+               {{"total", summary.jobs.total},
+                {"gpu", summary.jobs.gpu},
+                {"cpu_only", summary.jobs.cpu_only},
+                {"rejected", summary.jobs.rejected}}},
+              {"scenario", summary.scenario},
               {"gpu_hours_total", summary.gpu_hours.total},
               {"lost_gpu_hours", by_label(LOST_GPU_STATES, summary.lost_gpu_hours)},
               {"lost_gpu_hours_total", summary.lost_gpu_hours.total},
               {"unavailable_gpu_hours", by_label(UNAVAILABLE_GPU_STATES, summary.unavailable_gpu_hours)},
               {"unavailable_gpu_hours_total", summary.unavailable_gpu_hours.total},
-              {"state_labels", labels}};
+              {"state_labels", labels},
+              {"metrics", metrics}};
 }
 
 // The Student t quantiles of a sweep's 95% bands, one per degree of freedom its figures can have
@@ -96,7 +120,8 @@ Json t_quantiles(const std::filesystem::path& results)
 
 // Everything the script takes from the binary rather than spelling it again: the metric table
 // (names, units, directions, help, the headline ones), the job types in order, the jobs.csv columns
-// it reads, the t quantiles of a sweep, and a run directory's summary facts.
+// it reads, the t quantiles of a sweep, a run directory's summary facts, and the program's version
+// (which the report names).
 Json plot_facts(const std::filesystem::path& results)
 {
   using C = JobsCsvColumn;
@@ -112,7 +137,41 @@ Json plot_facts(const std::filesystem::path& results)
                 {"jct", to_string(C::JctS)},
                 {"slowdown", to_string(C::Slowdown)}}},
               {"t975", t_quantiles(results)},
-              {"run", run_figure_facts(results)}};
+              {"run", run_figure_facts(results)},
+              {"program", {{"name", "acmesim"}, {"version", VERSION}}}};
+}
+
+void check_results_dir(const std::string& results)
+{
+  std::error_code ec;
+  if (!std::filesystem::is_directory(results, ec))
+    throw InputError(Diagnostic{"RESULTS_DIR", "", results,
+                                std::filesystem::exists(results, ec) ? "is not a directory" : "no such directory"});
+}
+
+// Runs the script on `results` with `options` and passes its exit code on: 2 when it has said what
+// is wrong with the input, 1 (with a message) when it failed otherwise.
+int run_plot_script(const std::string& results, const std::vector<std::string>& options)
+{
+  std::vector<std::string> argv{python_program(), "-c", std::string(detail::embedded_plot_script())};
+  argv.insert(argv.end(), options.begin(), options.end());
+  // `--` ends the options, so a results path that starts with '-' is still a path.
+  argv.insert(argv.end(), {"--facts", plot_facts(results).dump(), "--", results});
+  ChildExit ended;
+  try {
+    ended = run_child(ChildCommand{argv, "", ""});
+  } catch (const SpawnError& e) {
+    std::cerr << "error: acmesim plot and report: each needs python3 with matplotlib (Debian: apt-get install "
+                 "python3-matplotlib); "
+              << e.what() << '\n';
+    return EXIT_BAD_INPUT;
+  }
+  if (ended.ok())
+    return EXIT_OK;
+  if (!ended.signalled && ended.code == EXIT_BAD_INPUT)
+    return EXIT_BAD_INPUT; // the script has said what is wrong with the input
+  std::cerr << "internal error: the plot script failed: " << ended.describe() << '\n';
+  return EXIT_INTERNAL;
 }
 
 } // namespace
@@ -131,33 +190,28 @@ int cmd_plot(const std::vector<std::string>& args)
   const std::string format = vm["format"].as<std::string>();
   if (format != "png" && format != "svg")
     throw UsageError("--format '" + format + "': expected png or svg");
-  std::error_code ec;
-  if (!std::filesystem::is_directory(results, ec))
-    throw InputError(Diagnostic{"RESULTS_DIR", "", results,
-                                std::filesystem::exists(results, ec) ? "is not a directory" : "no such directory"});
-
-  // `--` ends the options, so a results path that starts with '-' is still a path.
-  std::vector<std::string> argv{python_program(), "-c", std::string(detail::embedded_plot_script()), "--format",
-                                format};
+  check_results_dir(results);
+  std::vector<std::string> script_options{"--format", format};
   if (vm.count("out"))
-    argv.insert(argv.end(), {"--out", vm["out"].as<std::string>()});
-  argv.insert(argv.end(), {"--facts", plot_facts(results).dump()});
-  argv.insert(argv.end(), {"--", results});
+    script_options.insert(script_options.end(), {"--out", vm["out"].as<std::string>()});
+  return run_plot_script(results, script_options);
+}
 
-  ChildExit ended;
-  try {
-    ended = run_child(ChildCommand{argv, "", ""});
-  } catch (const SpawnError& e) {
-    std::cerr << "error: acmesim plot needs python3 with matplotlib (Debian: apt-get install python3-matplotlib); "
-              << e.what() << '\n';
-    return EXIT_BAD_INPUT;
-  }
-  if (ended.ok())
+int cmd_report(const std::vector<std::string>& args)
+{
+  po::options_description options("report options");
+  options.add_options()("help,h", "show this help")("results", po::value<std::string>(), "results directory")(
+      "out,o", po::value<std::string>(), "the page's file (default RESULTS_DIR/report.html; - for stdout)");
+  const auto parsed =
+      parse_command_line(args, options, {"results", 1, "report needs a RESULTS_DIR"}, REPORT_USAGE);
+  if (!parsed)
     return EXIT_OK;
-  if (!ended.signalled && ended.code == EXIT_BAD_INPUT)
-    return EXIT_BAD_INPUT; // the script has said what is wrong with the input
-  std::cerr << "internal error: the plot script failed: " << ended.describe() << '\n';
-  return EXIT_INTERNAL;
+  const po::variables_map& vm = *parsed;
+  const std::string results = vm["results"].as<std::string>();
+  check_results_dir(results);
+  const std::string out =
+      vm.count("out") ? vm["out"].as<std::string>() : (std::filesystem::path(results) / "report.html").string();
+  return run_plot_script(results, {"--report", out});
 }
 
 } // namespace acmesim

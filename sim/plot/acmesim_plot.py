@@ -1,4 +1,5 @@
-"""Figures from acmesim results: `acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]`.
+"""Figures from acmesim results: `acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]`, and
+with --report FILE the one HTML page `acmesim report RESULTS_DIR` writes.
 
 The acmesim binary embeds this script and runs it as `python3 -c <script> [options] RESULTS_DIR`.
 RESULTS_DIR is a run (`acmesim run`), a comparison (`acmesim compare`), a sweep (`acmesim sweep`) or
@@ -10,8 +11,8 @@ cannot use exits 2 with a message naming the file. Needs only the standard libra
 The script is kept in parts, joined by the build in this order into the one script the binary
 embeds (CMakeLists.txt names them; cmake/EmbedText.cmake joins them): plot_common.py (imports,
 shared names, loading matplotlib, reading inputs), plot_figures.py (figure files and CDF axes),
-plot_run.py, plot_compare.py, plot_sweep.py and plot_plan.py (the figures of each kind of directory) and this
-file, the entry point, last.
+plot_run.py, plot_compare.py, plot_sweep.py and plot_plan.py (the figures of each kind of directory),
+plot_report.py (the HTML page) and this file, the entry point, last.
 """
 
 
@@ -38,6 +39,7 @@ def main():
     parser.add_argument("results", metavar="RESULTS_DIR")
     parser.add_argument("--format", choices=["png", "svg"], default="png")
     parser.add_argument("--out", help="output directory (default RESULTS_DIR/plots)")
+    parser.add_argument("--report", metavar="FILE", help="write one HTML page to FILE instead of figure files")
     # What the script takes from the binary's declarations (PlotCommand.cpp, plot_facts): the
     # metric table, job types, jobs.csv columns, a sweep's t quantiles, a run's summary facts.
     parser.add_argument("--facts", type=json.loads, required=True)
@@ -48,10 +50,13 @@ def main():
             raise BadInput(f"{args.results}: no such directory")
         plot = detect_kind(args.results)
         load_matplotlib()
+        if plot is plot_run and FACTS.get("run") is None:
+            raise BadInput(f"{args.results}: a run directory is plotted through `acmesim plot`, which reads its summary.json")
+        if args.report:
+            report(args.results, plot, args.report)
+            return 0
         writer = FigureWriter(args.out or os.path.join(args.results, "plots"), args.format)
         if plot is plot_run:
-            if FACTS.get("run") is None:
-                raise BadInput(f"{args.results}: a run directory is plotted through `acmesim plot`, which reads its summary.json")
             plot_run(args.results, FACTS["run"], writer)
         else:
             plot(args.results, writer)

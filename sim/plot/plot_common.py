@@ -5,6 +5,8 @@
 
 import argparse
 import csv
+import html
+import io
 import json
 import math
 import os

@@ -57,24 +57,32 @@ class Sweep:
         self.values.setdefault(row[-2], {}).setdefault((x, others), []).append(value)
 
 
-def note_missing_points(results, points_seen):
-    """points.csv lists every point, finished or not: say how many have no results."""
+def missing_point_statuses(results, points_seen):
+    """{status: count} of the points points.csv lists that results.csv has no values of; {} without
+    points.csv."""
     path = os.path.join(results, "points.csv")
-    if not os.path.exists(path):
-        return
     statuses = {}
+    if not os.path.exists(path):
+        return statuses
 
     def take(line, row, col):
         if row[col["point"]] not in points_seen:
             status = row[col["status"]] or "unknown"
             statuses[status] = statuses.get(status, 0) + 1
 
+    read_csv(path, ["point", "status"], take)
+    return statuses
+
+
+def note_missing_points(results, points_seen):
+    """points.csv lists every point, finished or not: say how many have no results."""
     try:
-        read_csv(path, ["point", "status"], take)
+        statuses = missing_point_statuses(results, points_seen)
     except BadInput as e:
         note(f"{e}; cannot tell which points are missing")
         return
     if statuses:
+        path = os.path.join(results, "points.csv")
         breakdown = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
         note(f"{path}: {sum(statuses.values())} point(s) have no results ({breakdown}); the figures leave them out")
 

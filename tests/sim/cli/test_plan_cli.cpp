@@ -16,18 +16,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The scenario and its trace, once per test process.
+// The scenario and its trace (tests/data/scenarios/five-jobs.yaml), beside the plans that name it.
 void write_base()
 {
-  std::string trace = "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,"
-                      "queue,gpu_time\n";
-  for (int j = 1; j <= 5; ++j)
-    trace += "j" + std::to_string(j) +
-             ",u1,1,8,128,Eval,COMPLETED,2023-06-01 00:00:00,2023-06-01 00:00:00,2023-06-01 00:16:40,1000,0,8000\n";
-  write_scratch_file("five-jobs.csv", trace);
-  write_scratch_file("five-jobs.yaml", "cluster: {nodes: 8, gpus_per_node: 8}\n"
-                                       "workload: {trace: five-jobs.csv}\n"
-                                       "scheduler: {name: fifo}\n");
+  for (const char* name : {"five-jobs.csv", "five-jobs.yaml"})
+    fs::copy_file(fs::path(ACMESIM_SOURCE_DIR) / "tests/data/scenarios" / name, scratch() / name,
+                  fs::copy_options::overwrite_existing);
 }
 
 // One to eight nodes by bisection, priced per GPU, for the given targets.
