@@ -23,6 +23,7 @@ set(ACMESIM_PLUGIN_HEADERS
     models/cluster/ClusterSpec.hpp
     models/workload/EmpiricalSpec.hpp
     models/workload/Job.hpp
+    models/workload/RuntimeEstimates.hpp
     models/workload/EvalChunk.hpp
     models/common/EnumNames.hpp
     models/common/Text.hpp

@@ -2,6 +2,7 @@
 // Typed description of where a run's jobs come from: a trace file or the synthetic generator.
 #include "models/workload/EmpiricalSpec.hpp"
 #include "models/workload/Job.hpp"
+#include "models/workload/RuntimeEstimates.hpp"
 
 #include <array>
 #include <optional>
@@ -97,6 +98,10 @@ struct WorkloadSpec {
   std::optional<SyntheticSpec> synthetic; // per-type tables given in the scenario
   std::optional<AcmePresetSpec> acme_preset; // `synthetic: {preset: seren, days: 30}`
   double load_scale = 1; // offered load of every type times this (models/workload/LoadScale.hpp)
+  // The estimate model schedulers see (workload.estimates and workload.estimate_factor).
+  EstimateModel estimates = EstimateModel::Actual;
+  double estimate_factor = 1;
+  RuntimeEstimates runtime_estimates() const { return {estimates, estimate_factor}; }
 };
 
 } // namespace acmesim

@@ -91,8 +91,13 @@ std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo&
                                        ? kind + " '" + policy.name + "' takes no parameters"
                                        : "not a parameter of " + kind + " '" + policy.name +
                                              "'; it accepts: " + join_names(param_names);
+      // Backfilling's runtime_estimate_factor became the run's estimate model, which every policy sees.
+      const std::string moved = entry.key == "runtime_estimate_factor"
+                                    ? "; runtime estimates are the run's: workload.estimates: factor with "
+                                      "workload.estimate_factor"
+                                    : "";
       m.checker().error(entry.key_where, key, "",
-                        accepted + " (other valid keys: " + join_names(section_keys) + ")");
+                        accepted + " (other valid keys: " + join_names(section_keys) + ")" + moved);
       continue;
     }
     if (const auto v = m.checker().number(entry.value, key, range_of(*param)))

@@ -181,6 +181,7 @@ RunSetup run_setup(const Scenario& scenario, const Workload& workload, const Run
   setup.failure_spec = &scenario.failures;
   setup.recovery = result.recovery.get();
   setup.checkpoint = &scenario.checkpoint;
+  setup.estimates = scenario.workload.runtime_estimates();
   setup.evaluation = &scenario.evaluation;
   setup.network = &scenario.network;
   setup.start_overhead_s = draw_start_overheads(scenario.cluster, workload, scenario.seed);

@@ -165,6 +165,20 @@ PYBIND11_EMBEDDED_MODULE(acmesim, m)
              const RunningJob r = v.view().running(v.job_id(id)); // raises if it holds no GPUs
              return std::make_pair(r.start_s, to_python(r.allocation));
            }, py::arg("id"), "(start time, allocation) of a job holding GPUs")
+      .def("running_jobs", [](const PythonView& v) {
+             py::list all;
+             for (const RunningJob& r : v.view().running_jobs())
+               all.append(py::dict(py::arg("job") = r.job, py::arg("start_s") = r.start_s,
+                                   py::arg("estimated_end_s") = r.estimated_end_s,
+                                   py::arg("allocation") = to_python(r.allocation)));
+             return all;
+           }, "every job holding GPUs, by id: {job, start_s, estimated_end_s, allocation}")
+      .def("estimate_s", [](const PythonView& v, JobId id) { return v.view().estimate_s(v.job_id(id)); },
+           py::arg("id"), "the run time the run's estimate model expects of a job (workload.estimates)")
+      .def_property_readonly("estimates", [](const PythonView& v) {
+             const RuntimeEstimates& e = v.view().estimates();
+             return py::dict(py::arg("model") = std::string(to_string(e.model)), py::arg("factor") = e.factor);
+           }, "the run's estimate model: {model: actual | factor, factor}")
       .def("preemptible", [](const PythonView& v, JobId id) { return v.view().preemptible(v.job_id(id)); }, py::arg("id"))
       .def("communication", [](const PythonView& v, JobId id) -> std::optional<py::dict> {
              const auto c = v.view().communication(v.job_id(id));

@@ -18,22 +18,20 @@ const Registration conservative_backfill(
      easy_backfill_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
       return std::make_unique<ConservativeBackfillScheduler>(topology, std::move(placement),
-                                                             params.number("runtime_estimate_factor"),
                                                              params.integer("backfill_depth"));
     });
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& topology,
                                                              std::unique_ptr<PlacementPolicy> placement,
-                                                             double runtime_estimate_factor, int backfill_depth)
+                                                             int backfill_depth)
     : QueueScheduler(topology, std::move(placement))
     , backfill_depth_(backfill_depth)
-    , running_(runtime_estimate_factor)
 {
 }
 
 void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
-  running_.started(view.job(job), view.now());
+  running_.started(job, view.now() + view.estimate_s(job));
 }
 
 void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job)
@@ -113,7 +111,7 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view, std::set<JobId
       timeline_.emplace(timeline_now(now));
     }
     const Job& job = view.job(id);
-    const double duration = running_.estimate(job);
+    const double duration = view.estimate_s(id);
     const auto slot = timeline_->earliest(job.gpus, duration);
     if (!slot) {
       ++reserved_; // fits nowhere with the nodes in service: planned, without a reservation

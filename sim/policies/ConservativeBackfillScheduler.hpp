@@ -15,7 +15,7 @@ namespace acmesim {
 // jobs' estimated ends and the reservations of the jobs before it; a job whose reservation is now
 // starts. So no job ever delays one queued before it, where EASY protects only the first.
 //
-// Estimates are the real duration x runtime_estimate_factor, as for EASY; a job running past its
+// Estimates are the run's (workload.estimates), as for EASY; a job running past its
 // estimate (failures make runs longer) is taken to end at any moment. Reservations are worked
 // out anew whenever a job ends or is queued again or the cluster changes, so a job ending before
 // its estimate moves the later ones forward; when only submissions happened since the last pass,
@@ -27,7 +27,7 @@ namespace acmesim {
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                double runtime_estimate_factor, int backfill_depth);
+                                int backfill_depth);
 
 protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;

@@ -10,10 +10,7 @@ namespace acmesim {
 
 std::vector<ParamSpec> easy_backfill_params()
 {
-  return {{"runtime_estimate_factor",
-           "runtime estimate = real duration x this factor (1 = perfect estimates; > 1 models user over-estimates)", 1.0,
-           1.0, 1e6, false},
-          {"backfill_depth", "queued jobs examined for backfilling per scheduling pass", 1000, 1, 1e9, true}};
+  return {{"backfill_depth", "queued jobs examined for backfilling per scheduling pass", 1000, 1, 1e9, true}};
 }
 
 const Registration easy_backfill(
@@ -22,22 +19,19 @@ const Registration easy_backfill(
      "EASY backfilling: the queue head holds a reservation, later jobs start early only if they do not delay it",
      easy_backfill_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-      return std::make_unique<EasyBackfillScheduler>(topology, std::move(placement),
-                                                     params.number("runtime_estimate_factor"),
-                                                     params.integer("backfill_depth"));
+      return std::make_unique<EasyBackfillScheduler>(topology, std::move(placement), params.integer("backfill_depth"));
     });
 
 EasyBackfillScheduler::EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                             double runtime_estimate_factor, int backfill_depth)
+                                             int backfill_depth)
     : QueueScheduler(topology, std::move(placement))
-    , running_(runtime_estimate_factor)
     , backfill_depth_(backfill_depth)
 {
 }
 
 void EasyBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
-  running_.started(view.job(job), view.now());
+  running_.started(job, view.now() + view.estimate_s(job));
 }
 
 void EasyBackfillScheduler::on_finished(const ClusterView&, JobId job)
@@ -126,7 +120,7 @@ bool EasyBackfillScheduler::BackfillPass::consider(JobId id)
   const Job& candidate = view_.job(id);
   if (!s_.may_fit(candidate.gpus))
     return true;
-  if (view_.now() + s_.estimate(candidate) <= reservation_.shadow_time) {
+  if (view_.now() + view_.estimate_s(id) <= reservation_.shadow_time) {
     if (s_.try_start(view_, id)) {
       refused_long_.clear();
       started_ = true;

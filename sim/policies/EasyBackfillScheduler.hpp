@@ -9,8 +9,8 @@
 
 namespace acmesim {
 
-// The parameters of EASY's reservation and backfill scan (runtime_estimate_factor,
-// backfill_depth), declared once for every scheduler built on it.
+// The parameters of EASY's backfill scan (backfill_depth), declared once for every scheduler
+// built on it.
 std::vector<ParamSpec> easy_backfill_params();
 
 // EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001). Jobs start in queue order while
@@ -19,8 +19,9 @@ std::vector<ParamSpec> easy_backfill_params();
 // job may start now ("backfill") if it is estimated to end by the shadow time, or if the GPUs
 // it takes are not needed by the reserved job at the shadow time.
 //
-// Runtime estimate = real duration x runtime_estimate_factor (>= 1), so estimates never fall
-// short and a reservation is never broken by a job overrunning its estimate.
+// Runtime estimates are the run's (ClusterView::estimate_s, workload.estimates): the recorded run
+// time or a multiple of it, so estimates never fall short and a reservation is never broken by a
+// job overrunning its estimate.
 // Only the first backfill_depth queued jobs behind the head are examined per pass, which
 // bounds the cost of a pass when evaluation bursts make the queue long.
 // A candidate is tried on the nodes the placement policy picks for it now; if those nodes
@@ -30,7 +31,7 @@ std::vector<ParamSpec> easy_backfill_params();
 class EasyBackfillScheduler : public QueueScheduler {
 public:
   EasyBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                        double runtime_estimate_factor, int backfill_depth);
+                        int backfill_depth);
 
 protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
@@ -72,7 +73,6 @@ protected:
   int backfill_depth() const { return backfill_depth_; }
 
 private:
-  double estimate(const Job& job) const { return running_.estimate(job); }
   Reservation& reservation_for(const ClusterView& view, JobId head);
   // Examines up to `depth` queued jobs from `first` for starting before the head's reservation.
   void backfill(const ClusterView& view, JobId head, std::set<JobId>::const_iterator first, int depth);

@@ -1,7 +1,8 @@
 #pragma once
 // Running jobs by estimated end, what backfilling schedulers reserve against: a job started at s
-// is expected to end at s + duration x runtime_estimate_factor (>= 1, so estimates never fall
-// short unless failures make the run longer).
+// is expected to end at s + the run's estimate of its run time (ClusterView::estimate_s,
+// workload.estimates), which never falls short of the recorded run time unless failures make the
+// run longer.
 #include "models/workload/Job.hpp"
 
 #include <set>
@@ -12,14 +13,10 @@ namespace acmesim {
 
 class EstimatedEnds {
 public:
-  explicit EstimatedEnds(double runtime_estimate_factor) : factor_(runtime_estimate_factor) {}
-
-  double estimate(const Job& job) const { return job.duration_s * factor_; }
-  void started(const Job& job, double now)
+  void started(JobId job, double end)
   {
-    const double end = now + estimate(job);
-    end_of_.emplace(job.id, end);
-    by_end_.emplace(end, job.id);
+    end_of_.emplace(job, end);
+    by_end_.emplace(end, job);
   }
   void ended(JobId job)
   {
@@ -31,7 +28,6 @@ public:
   const std::set<std::pair<double, JobId>>& by_end() const { return by_end_; }
 
 private:
-  double factor_;
   std::set<std::pair<double, JobId>> by_end_;
   std::unordered_map<JobId, double> end_of_;
 };

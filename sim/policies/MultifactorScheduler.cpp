@@ -82,15 +82,14 @@ const Registration multifactor(
      "backfilling in priority order; the default weights and QoS values are assumptions (docs/built-in-policies.md)",
      multifactor_params()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-      return std::make_unique<MultifactorScheduler>(topology, std::move(placement),
-                                                    params.number("runtime_estimate_factor"),
-                                                    params.integer("backfill_depth"), weights_from(params));
+      return std::make_unique<MultifactorScheduler>(topology, std::move(placement), params.integer("backfill_depth"),
+                                                    weights_from(params));
     });
 
 MultifactorScheduler::MultifactorScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                           double runtime_estimate_factor, int backfill_depth,
+                                           int backfill_depth,
                                            MultifactorWeights weights)
-    : EasyBackfillScheduler(topology, std::move(placement), runtime_estimate_factor, backfill_depth)
+    : EasyBackfillScheduler(topology, std::move(placement), backfill_depth)
     , weights_(weights)
     , cluster_gpus_(topology.total_gpus())
 {

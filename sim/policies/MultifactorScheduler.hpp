@@ -40,7 +40,7 @@ struct MultifactorWeights {
 class MultifactorScheduler final : public EasyBackfillScheduler {
 public:
   MultifactorScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                       double runtime_estimate_factor, int backfill_depth, MultifactorWeights weights);
+                       int backfill_depth, MultifactorWeights weights);
 
   // A queued job's priority now, from usage as last brought up to date (for tests and reports).
   double priority(const ClusterView& view, JobId job) const;

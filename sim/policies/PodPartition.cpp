@@ -61,13 +61,18 @@ public:
   bool preemptible(JobId id) const override { return cluster_.preemptible(id); }
   const EvalChunk& eval_chunk(JobId id) const override { return cluster_.eval_chunk(id); }
 
-  RunningJob running(JobId id) const override
+  RunningJob running(JobId id) const override { return in_pod(cluster_.running(id)); }
+  // The cluster's running jobs on this pod's nodes (a job is bound to one pod).
+  std::vector<RunningJob> running_jobs() const override
   {
-    RunningJob r = cluster_.running(id);
-    for (auto& part : r.allocation.parts)
-      part.node -= first_;
-    return r;
+    std::vector<RunningJob> mine;
+    for (RunningJob& r : cluster_.running_jobs())
+      if (!r.allocation.parts.empty() && r.allocation.parts.front().node >= first_ &&
+          r.allocation.parts.front().node < first_ + topology_.node_count())
+        mine.push_back(in_pod(std::move(r)));
+    return mine;
   }
+  const RuntimeEstimates& estimates() const override { return cluster_.estimates(); }
 
   std::optional<JobCommunication> communication(JobId id) const override
   {
@@ -96,6 +101,13 @@ public:
   }
 
 private:
+  RunningJob in_pod(RunningJob r) const
+  {
+    for (auto& part : r.allocation.parts)
+      part.node -= first_;
+    return r;
+  }
+
   const ClusterView& cluster_;
   const Topology& topology_;
   NodeId first_;

@@ -102,13 +102,13 @@ const Registration quota(
      "are assumptions (docs/built-in-policies.md)",
      quota_params(), check_reservations},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-      return std::make_unique<QuotaScheduler>(topology, std::move(placement), params.number("runtime_estimate_factor"),
-                                              params.integer("backfill_depth"), rules_from(params));
+      return std::make_unique<QuotaScheduler>(topology, std::move(placement), params.integer("backfill_depth"),
+                                              rules_from(params));
     });
 
 QuotaScheduler::QuotaScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                               double runtime_estimate_factor, int backfill_depth, QuotaRules rules)
-    : EasyBackfillScheduler(topology, std::move(placement), runtime_estimate_factor, backfill_depth)
+                               int backfill_depth, QuotaRules rules)
+    : EasyBackfillScheduler(topology, std::move(placement), backfill_depth)
     , rules_(rules)
     , reserved_(topology.pod_count() * JOB_CLASS_COUNT, 0)
     , used_(reserved_.size(), 0)

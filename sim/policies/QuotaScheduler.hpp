@@ -39,7 +39,7 @@ struct QuotaRules {
 class QuotaScheduler final : public EasyBackfillScheduler {
 public:
   QuotaScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                 double runtime_estimate_factor, int backfill_depth, QuotaRules rules);
+                 int backfill_depth, QuotaRules rules);
 
   // GPUs of `pod` reserved for job type `type`, and those its running jobs hold there.
   int reserved(int pod, JobType type) const { return reserved_[slot(pod, type)]; }

@@ -7,6 +7,7 @@
 // runs in unit tests on hand-built views and in any engine.
 #include "models/cluster/Topology.hpp"
 #include "models/workload/Job.hpp"
+#include "models/workload/RuntimeEstimates.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 #include "sim/policy_api/JobShape.hpp"
 
@@ -67,6 +68,9 @@ struct RunningJob {
   JobId job = 0;
   double start_s = 0;
   Allocation allocation;
+  // start_s + the run's estimate of its run time (ClusterView::estimates()): when a scheduler
+  // expects its GPUs back. A job past it (failures make runs longer) may end at any moment.
+  double estimated_end_s = 0;
 };
 
 // A link direction a running job's ring crosses (docs/network.md, "Routing between leaves").
@@ -111,9 +115,14 @@ public:
   virtual const std::set<JobId>& queue() const = 0;
   // A GPU job holding an allocation (precondition: it holds one: it runs, or is recovering from
   // a failure in place). Its allocation loses the nodes that failed under it and may gain a
-  // spare. Schedulers that need runtime estimates derive them from Job::duration_s and their
-  // own estimate model (failures and checkpoints make real run times longer).
+  // spare.
   virtual RunningJob running(JobId id) const = 0;
+  // Every GPU job holding an allocation now, by job id (what running() gives of each).
+  virtual std::vector<RunningJob> running_jobs() const = 0;
+  // The run's estimate model (workload.estimates): what backfilling reserves against.
+  virtual const RuntimeEstimates& estimates() const = 0;
+  // The run time a scheduler expects of a job under that model.
+  double estimate_s(JobId id) const { return estimates().of(job(id)); }
   // Whether a running job may be preempted now: it holds GPUs and is no group of evaluation
   // trials and not recovering from a failure (detection, waiting for a person).
   virtual bool preemptible(JobId id) const = 0;

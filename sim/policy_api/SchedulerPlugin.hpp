@@ -26,7 +26,7 @@
 
 // The version of the interface a plugin is compiled against: changed whenever a change to these
 // headers would break a plugin compiled before it.
-#define ACMESIM_SCHEDULER_API_VERSION 2
+#define ACMESIM_SCHEDULER_API_VERSION 3
 
 namespace acmesim {
 

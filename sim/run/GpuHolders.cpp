@@ -40,6 +40,7 @@ void GpuHolders::take(JobId holder, const Allocation& allocation)
 {
   cluster_.take(allocation); // throws if the GPUs are not free (or a node is out of service)
   enter(holder, JobPhase::Starting, holder);
+  holders_.insert(holder);
   allocation_of(holder) = allocation;
   for (const auto& part : allocation.parts)
     on_node_[part.node].push_back(holder);
@@ -99,6 +100,7 @@ void GpuHolders::release(JobId holder, JobPhase to, JobId shown)
   const Holding before = holding(holder, from);
   const Holding emptied{before.state, before.asked, 0};
   forget_on_nodes(holder);
+  holders_.erase(holder);
   cluster_.give_back(allocation(holder));
   if (to == JobPhase::Queued) {
     for (const auto& part : allocation(holder).parts)

@@ -12,6 +12,7 @@
 #include "sim/run/TimerQueue.hpp"
 
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,8 @@ public:
   }
   // Started and not given back yet (running, or recovering in place from a failure).
   bool holds(JobId job) const;
+  // Every holder that holds() now, by id: from take() to release().
+  const std::set<JobId>& holders() const { return holders_; }
   JobPhase phase(JobId holder) const { return holder < phases_.size() ? phases_[holder].phase : JobPhase::Queued; }
   double phase_start(JobId holder) const { return phases_.at(holder).since; }
   // GPU jobs holding GPUs on `node`, in the order they took them.
@@ -94,6 +97,7 @@ private:
   std::vector<Allocation> allocations_;
   std::vector<std::vector<JobId>> on_node_;
   std::vector<PhaseState> phases_; // by job id
+  std::set<JobId> holders_;        // those that hold GPUs now
   std::unordered_map<JobId, std::vector<NodeId>> earlier_nodes_;
   JobTimers timers_;
 };

@@ -60,6 +60,7 @@ Run::Run(const Topology& topology, const Workload& workload, Scheduler& schedule
     , outages_(core(), nodes_, recovery_, training_, transfers_, setup.failures, setup.recovery, setup.transfers)
     , trials_(core(), queue_, transfers_, cpu_work_, setup.evaluation, setup.checkpoint)
     , scheduler_(&scheduler)
+    , estimates_(setup.estimates)
 {
   check_setup(workload, setup);
   nodes_.hold_initial_spares();

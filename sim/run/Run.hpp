@@ -38,6 +38,7 @@ struct RunSetup {
   RingService* rings = nullptr;               // required with the network model on
   JobFailureRate job_failure_rate;            // for Young's and Daly's intervals
   std::vector<double> start_overhead_s;       // by job id (StartOverheads.hpp); empty: none
+  RuntimeEstimates estimates;                 // what schedulers' views estimate (workload.estimates)
   // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
   double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
   bool timeline = false;        // record who held which GPU when (timeline.json)
@@ -102,7 +103,7 @@ public:
   const std::vector<CampaignRun>& campaigns() const { return trials_.campaigns(); }
   const EngineCounters& engine() const { return counters_; }
   // What the scheduler sees now.
-  RunView view() const { return RunView(clock_, jobs_, queue_, holders_, training_); }
+  RunView view() const { return RunView(clock_, jobs_, queue_, holders_, training_, estimates_); }
   std::size_t cpu_only_jobs() const { return queue_.cpu_only_jobs(); }
 
 private:
@@ -126,6 +127,7 @@ private:
   Outages outages_;
   TrialGroups trials_;
   Scheduler* scheduler_;
+  RuntimeEstimates estimates_; // the setup's: what the scheduler's view estimates
   double scheduler_wake_at_ = std::numeric_limits<double>::infinity(); // the last call's Decisions::wake_at
   // Since the last instant: its time, whether a job was queued then, and the GPUs free then.
   double last_instant_s_ = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // The read-only view a scheduler decides on (SchedulerApi.hpp), assembled from the components
 // that own what it shows: the clock, the job table, the queue, the GPU holders and the training
-// jobs (what their rings send).
+// jobs (what their rings send), with the scenario's estimate model.
 #include "sim/run/Clock.hpp"
 #include "sim/run/GpuHolders.hpp"
 #include "sim/run/JobQueue.hpp"
@@ -16,8 +16,8 @@ namespace acmesim {
 class RunView final : public ClusterView {
 public:
   RunView(const Clock& clock, const JobTable& jobs, const JobQueue& queue, const GpuHolders& holders,
-          const TrainingJobs& training)
-      : clock_(clock), jobs_(jobs), queue_(queue), holders_(holders), training_(training)
+          const TrainingJobs& training, RuntimeEstimates estimates)
+      : clock_(clock), jobs_(jobs), queue_(queue), holders_(holders), training_(training), estimates_(estimates)
   {
   }
 
@@ -33,8 +33,18 @@ public:
   {
     if (!holders_.holds(id))
       throw std::logic_error("job " + std::to_string(id) + " is not a running GPU job");
-    return RunningJob{id, jobs_.record(id).start_s, holders_.allocation(id)};
+    const double start = jobs_.record(id).start_s;
+    return RunningJob{id, start, holders_.allocation(id), start + estimate_s(id)};
   }
+  std::vector<RunningJob> running_jobs() const override
+  {
+    std::vector<RunningJob> all;
+    all.reserve(holders_.holders().size());
+    for (const JobId id : holders_.holders())
+      all.push_back(running(id));
+    return all;
+  }
+  const RuntimeEstimates& estimates() const override { return estimates_; }
   bool preemptible(JobId id) const override { return acmesim::preemptible(holders_.phase(id)); }
   const EvalChunk& eval_chunk(JobId id) const override { return jobs_.chunk(id); }
   std::optional<JobCommunication> communication(JobId id) const override
@@ -48,6 +58,7 @@ private:
   const JobQueue& queue_;
   const GpuHolders& holders_;
   const TrainingJobs& training_;
+  RuntimeEstimates estimates_; // the scenario's workload.estimates
 };
 
 } // namespace acmesim

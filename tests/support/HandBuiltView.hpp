@@ -33,7 +33,21 @@ public:
   const Job& job(JobId id) const override { return jobs_.at(id); }
   std::size_t job_count() const override { return jobs_.empty() ? 0 : jobs_.rbegin()->first + 1; }
   const std::set<JobId>& queue() const override { return queue_; }
-  RunningJob running(JobId id) const override { return running_.at(id); }
+  RunningJob running(JobId id) const override
+  {
+    RunningJob r = running_.at(id);
+    r.estimated_end_s = r.start_s + estimate_s(id);
+    return r;
+  }
+  std::vector<RunningJob> running_jobs() const override
+  {
+    std::vector<RunningJob> all;
+    for (const auto& [id, r] : running_)
+      all.push_back(running(id));
+    return all;
+  }
+  const RuntimeEstimates& estimates() const override { return estimates_model; }
+  RuntimeEstimates estimates_model; // as a test sets it
   bool preemptible(JobId id) const override { return running_.count(id) > 0 && !recovering.count(id); }
   std::set<JobId> recovering; // running jobs recovering from a failure: not preemptible
   std::vector<JobId> preempted; // every job the scheduler preempted, in order

@@ -38,7 +38,7 @@ TEST_CASE("cli: list names every preset, scheduler and placement policy")
 {
   const Outcome o = run_acmesim("list");
   CHECK(o.exit_code == 0);
-  for (const char* name : {"seren", "kalos", "acme", "fifo", "easy-backfill", "runtime_estimate_factor", "pack",
+  for (const char* name : {"seren", "kalos", "acme", "fifo", "easy-backfill", "backfill_depth", "pack",
                            "spread", "random"})
     CHECK(o.out.find(name) != std::string::npos);
 }

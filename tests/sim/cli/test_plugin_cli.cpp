@@ -75,7 +75,7 @@ TEST_CASE("a plugin that cannot be used is bad input, found by validate")
 
   const auto old = run_acmesim("validate '" + scenario(std::string("{plugin: ") + test_old_plugin_PATH + "}") + "'");
   CHECK(old.exit_code == 2);
-  CHECK(old.err.find("built against scheduler interface version 3, and this acmesim has version 2") !=
+  CHECK(old.err.find("built against scheduler interface version 4, and this acmesim has version 3") !=
         std::string::npos);
 
   const auto unknown = run_acmesim("validate '" + scenario(PLUGIN + ", params: {depth: 3}}") + "'");
@@ -208,6 +208,22 @@ TEST_CASE("a Python policy sees which links of a ring across three-tier blocks r
   CHECK(o.exit_code == 1);
   CHECK(o.err.find("RuntimeError: core links: seren-block0-core_DOWN,seren-block0-core_UP,seren-block1-core_DOWN,"
                    "seren-block1-core_UP\n") != std::string::npos);
+}
+
+TEST_CASE("a Python policy lists the running jobs with their estimated ends under the run's estimate model")
+{
+  // a runs 0-100; b and c start at 100; at 150 b has ended: c (job 2, 200 s) runs, estimated to
+  // end at 100 + 1.5 x 200, and d (job 3, 50 s) waits, estimated at 75 s.
+  write_scratch_file("plugin_trace.csv", TRACE);
+  const auto scenario = write_scratch_file(
+      "estimates.yaml", "cluster: {nodes: 2, gpus_per_node: 8, fabric: {nodes_per_leaf: 2}}\n"
+                        "workload: {trace: plugin_trace.csv, estimates: factor, estimate_factor: 1.5}\n"
+                        "network: {model: off}\n"
+                        "scheduler: " + POLICY + "Fifo, params: {mode: 7}}\n");
+  const auto o = run_acmesim("run '" + scenario.string() + "' --quiet --out '" + (scratch() / "py-est").string() + "'");
+  CHECK(o.exit_code == 1);
+  CHECK(o.err.find("RuntimeError: running: 2 from 100 to 400 on [(1, 8)]; estimates: {'model': 'factor', "
+                   "'factor': 1.5}; queued 3 estimated 75 s\n") != std::string::npos);
 }
 
 TEST_CASE("a policy that never starts a job stalls the run: exit 1 naming it and the jobs, partial results marked")

@@ -15,7 +15,6 @@ TEST_CASE("scheduler parameters: given values kept, the others defaulted")
   CHECK(s.scheduler.name == "easy-backfill");
   CHECK(s.scheduler.placement == "spread");
   CHECK(s.scheduler.params.at("backfill_depth") == 50);
-  CHECK(s.scheduler.params.at("runtime_estimate_factor") == 1.0);
 }
 
 TEST_CASE("an unknown scheduler lists the valid ones")
@@ -44,7 +43,13 @@ TEST_CASE("a parameter the chosen scheduler does not declare is rejected")
 
   const Diagnostic easy = single_error(SEREN + WORKLOAD + "scheduler: {name: easy-backfill, depth: 10}\n");
   CHECK(easy.key == "scheduler.depth");
-  CHECK_THAT(easy.message, Contains("runtime_estimate_factor") && Contains("backfill_depth"));
+  CHECK_THAT(easy.message, Contains("backfill_depth"));
+
+  // The factor backfilling took is now the run's estimate model: the error says where it went.
+  const Diagnostic moved =
+      single_error(SEREN + WORKLOAD + "scheduler: {name: easy-backfill, runtime_estimate_factor: 2}\n");
+  CHECK(moved.key == "scheduler.runtime_estimate_factor");
+  CHECK_THAT(moved.message, Contains("workload.estimates: factor with workload.estimate_factor"));
 }
 
 TEST_CASE("multifactor's QoS of a job type is a factor between 0 and 1")

@@ -31,7 +31,7 @@ TEST_CASE("the embedded default scenario loads: Kalos under easy-backfill with i
 
   CHECK(s.scheduler.name == "easy-backfill");
   CHECK(s.scheduler.placement == "pack");
-  const std::map<std::string, double> params{{"backfill_depth", 1000}, {"runtime_estimate_factor", 1.0}};
+  const std::map<std::string, double> params{{"backfill_depth", 1000}};
   CHECK(s.scheduler.params == params);
 
   CHECK_FALSE(s.workload.trace);
@@ -97,7 +97,7 @@ TEST_CASE("out-of-range values are reported")
                                 "  preset: seren\n"
                                 "  storage_nics: -1\n"
                                 "  fabric: {oversubscription: 0}\n" +
-                                WORKLOAD + "scheduler: {name: easy-backfill, runtime_estimate_factor: 0.5}\n");
+                                WORKLOAD + "scheduler: {name: easy-backfill, backfill_depth: 0.5}\n");
   REQUIRE(errors.size() == 3);
   CHECK(errors[0].key == "cluster.storage_nics");
   CHECK(errors[0].value == "-1");
@@ -105,9 +105,9 @@ TEST_CASE("out-of-range values are reported")
   CHECK(errors[1].key == "cluster.fabric.oversubscription");
   CHECK(errors[1].where == "test.yaml:4:30");
   CHECK(errors[1].message == "expected a number between 0.01 and 1000");
-  CHECK(errors[2].key == "scheduler.runtime_estimate_factor");
+  CHECK(errors[2].key == "scheduler.backfill_depth");
   CHECK(errors[2].value == "0.5");
-  CHECK(errors[2].message == "expected a number between 1 and 1000000");
+  CHECK(errors[2].message == "expected an integer between 1 and 1000000000");
 }
 
 TEST_CASE("a non-integer where an integer is expected is reported")

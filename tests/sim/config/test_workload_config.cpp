@@ -175,6 +175,27 @@ TEST_CASE("workload.load_scale is read for every workload, echoed, and bounded")
   CHECK_THAT(d.message, Contains("at most 50,000,000"));
 }
 
+TEST_CASE("workload.estimates and estimate_factor: the run's estimate model, echoed; a factor needs estimates: factor")
+{
+  Job eighty;
+  eighty.duration_s = 80;
+  const Scenario plain = load(SEREN + WORKLOAD);
+  CHECK(plain.workload.runtime_estimates().model == EstimateModel::Actual);
+  CHECK(plain.workload.runtime_estimates().of(eighty) == 80);
+  CHECK(section_echo(plain.workload)["estimates"] == "actual");
+
+  const Scenario factor = load(SEREN + WORKLOAD, {"workload.estimates=factor", "workload.estimate_factor=2.5"});
+  CHECK(factor.workload.runtime_estimates().of(eighty) == 200);
+  CHECK(section_echo(factor.workload)["estimate_factor"] == 2.5);
+
+  const Diagnostic alone = single_error(SEREN + WORKLOAD, {"workload.estimate_factor=2"});
+  CHECK(alone.key == "workload.estimate_factor");
+  CHECK(alone.message == "applies only with workload.estimates: factor");
+  const Diagnostic below = single_error(SEREN + WORKLOAD, {"workload.estimates=factor", "workload.estimate_factor=0.5"});
+  CHECK(below.key == "workload.estimate_factor");
+  CHECK(below.message == "expected a number between 1 and 1000000");
+}
+
 TEST_CASE("workload.load_scale reaches the jobs: a trace replicated by the scenario seed, generated rates scaled")
 {
   const std::string dir = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces";

@@ -37,7 +37,7 @@ TEST_CASE("conservative backfilling honours the second job's reservation where E
   // node, and j3, which could have started at 100 when r0 ends, waits for j4 until 150.
   {
     HandBuiltView view(tiny_cluster(4, 4));
-    EasyBackfillScheduler easy(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000);
+    EasyBackfillScheduler easy(view.topology(), std::make_unique<PackPlacement>(), 1000);
     start_scenario(easy, view);
     CHECK(view.submit(easy, 0, queued_jobs()) == Ids{4});
     CHECK(view.finish(easy, 100, 0).empty());
@@ -49,7 +49,7 @@ TEST_CASE("conservative backfilling honours the second job's reservation where E
   // j4, submitted a little later (planned after the reservations that stand), finds 150 s on
   // one node only after j2, at 350.
   HandBuiltView view(tiny_cluster(4, 4));
-  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000);
+  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1000);
   start_scenario(conservative, view);
   std::vector<Job> jobs = queued_jobs();
   const Job j4 = jobs.back();
@@ -66,7 +66,7 @@ TEST_CASE("conservative backfilling starts a later job at once when it delays no
 {
   // As above, but j4 needs only 100 s: on node 2 or 3 it ends at 100, when j3's reservation begins.
   HandBuiltView view(tiny_cluster(4, 4));
-  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000);
+  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1000);
   start_scenario(conservative, view);
   std::vector<Job> jobs = queued_jobs();
   jobs[2].duration_s = 100;

@@ -36,7 +36,7 @@ MultifactorScheduler fair_share_only(const Topology& topology, double half_life_
   w.half_life_s = half_life_s;
   w.max_age_s = 1;
   w.calc_period_s = 300;
-  return MultifactorScheduler(topology, std::make_unique<PackPlacement>(), 1.0, 1000, w);
+  return MultifactorScheduler(topology, std::make_unique<PackPlacement>(), 1000, w);
 }
 
 // One node of 8 GPUs. User B trains on it over [0, 1000], then user A over [1000, 1500]; at 1500
@@ -99,7 +99,7 @@ TEST_CASE("multifactor: the age factor grows with time queued and stops at max_a
   w.max_age_s = 1000;
   w.half_life_s = 1000;
   w.calc_period_s = 300;
-  MultifactorScheduler s(view.topology(), std::make_unique<PackPlacement>(), 1.0, 1000, w);
+  MultifactorScheduler s(view.topology(), std::make_unique<PackPlacement>(), 1000, w);
   view.submit(s, 0, {make_job(0, 0, 8, 5000)});
   view.submit(s, 100, {make_job(1, 100, 8, 10)});
   view.decide(s, 600, {});

@@ -31,7 +31,7 @@ QuotaRules rules(bool reclaim = true)
 
 QuotaScheduler quota(const Topology& topology, QuotaRules r = rules())
 {
-  return QuotaScheduler(topology, std::make_unique<PackPlacement>(), 1.0, 1000, r);
+  return QuotaScheduler(topology, std::make_unique<PackPlacement>(), 1000, r);
 }
 
 // Four nodes of 8 GPUs filled by three evaluation jobs and one other job, all 8 GPUs.

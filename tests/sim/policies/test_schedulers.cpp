@@ -17,9 +17,9 @@ namespace {
 
 using Ids = std::vector<JobId>;
 
-std::unique_ptr<Scheduler> easy(const Topology& t, double factor = 1.0, int depth = 1000)
+std::unique_ptr<Scheduler> easy(const Topology& t, int depth = 1000)
 {
-  return std::make_unique<EasyBackfillScheduler>(t, std::make_unique<PackPlacement>(), factor, depth);
+  return std::make_unique<EasyBackfillScheduler>(t, std::make_unique<PackPlacement>(), depth);
 }
 
 } // namespace
@@ -66,10 +66,11 @@ TEST_CASE("easy-backfill lets long jobs use only GPUs the reservation does not n
   CHECK(view.allocation(5).parts[0].node == 2);
 }
 
-TEST_CASE("easy-backfill runtime over-estimates make fewer jobs look short")
+TEST_CASE("easy-backfill reserves against the run's estimates: over-estimates make fewer jobs look short")
 {
   HandBuiltView view(tiny_cluster(2, 2));
-  auto s = easy(view.topology(), 3.0);
+  view.estimates_model = RuntimeEstimates{EstimateModel::Factor, 3.0};
+  auto s = easy(view.topology());
   CHECK(view.submit(*s, 0, {make_job(0, 0, 8, 100)}) == Ids{0});
   // Estimated end of j0 is 300 (shadow); j2 is estimated at 10 + 3 x 50 = 160 <= 300: starts.
   CHECK(view.submit(*s, 10, {make_job(1, 10, 16, 100), make_job(2, 10, 4, 50)}) == Ids{2});
@@ -80,7 +81,7 @@ TEST_CASE("easy-backfill runtime over-estimates make fewer jobs look short")
 TEST_CASE("easy-backfill examines at most backfill_depth jobs behind the head")
 {
   HandBuiltView view(tiny_cluster(2, 2));
-  auto s = easy(view.topology(), 1.0, 1);
+  auto s = easy(view.topology(), 1);
   CHECK(view.submit(*s, 0, {make_job(0, 0, 8, 100)}) == Ids{0});
   // j2 does not fit (needs 8 on node1? it does fit but runs long), j3 is short but is the
   // second job behind the head: not examined.

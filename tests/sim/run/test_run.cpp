@@ -102,3 +102,31 @@ TEST_CASE("the view reports running GPU jobs from their records")
   state.process_instant(state.next_event_time());       // t = 100: j0 ends
   CHECK_THROWS_AS(state.view().running(0), std::logic_error);
 }
+
+TEST_CASE("the view lists every running GPU job with its end under the run's estimate model")
+{
+  const Topology topo(tiny_cluster(2, 2));
+  Workload w;
+  w.jobs = {make_job(0, 0, 8, 100), make_job(1, 0, 4, 40), make_job(2, 0, 0, 50), make_job(3, 0, 8, 10)};
+  RecordingScheduler scheduler(topo);
+  RunSetup setup;
+  setup.estimates = RuntimeEstimates{EstimateModel::Factor, 1.5};
+  Run state(topo, w, scheduler, setup);
+  state.process_instant(0); // j0 and j1 start; j3 waits for j1's node; j2 holds no GPUs
+  const RunView view = state.view();
+  CHECK(view.estimates().model == EstimateModel::Factor);
+  CHECK(view.estimate_s(3) == 15);
+  const std::vector<RunningJob> running = view.running_jobs();
+  REQUIRE(running.size() == 2);
+  CHECK(running[0].job == 0);
+  CHECK(running[0].estimated_end_s == 150);
+  CHECK(running[1].job == 1);
+  CHECK(running[1].estimated_end_s == 60);
+  CHECK(view.running(1).estimated_end_s == 60);
+  state.process_instant(state.next_event_time()); // t = 40: j1 ends, j3 starts
+  const std::vector<RunningJob> later = state.view().running_jobs();
+  REQUIRE(later.size() == 2);
+  CHECK(later[1].job == 3);
+  CHECK(later[1].start_s == 40);
+  CHECK(later[1].estimated_end_s == 55);
+}
