@@ -1,5 +1,6 @@
-// What one pod's scheduler sees of a job's communication under scheduler.pods: separate: the
-// cluster view's, with the links' leaves in the pod's own leaf ids, as its nodes are.
+// What one pod's scheduler sees under scheduler.pods: separate: a job's communication as the
+// cluster view's, with the links' leaves in the pod's own leaf ids, as its nodes are; and the
+// running jobs of its own pod only, in its node ids.
 #include "sim/policies/PodPartition.hpp"
 #include "sim/policies/Registries.hpp"
 #include "tests/support/HandBuiltView.hpp"
@@ -32,7 +33,54 @@ private:
   std::optional<JobCommunication>& seen_;
 };
 
+// FIFO with pack that keeps what each pod's scheduler last saw of the running jobs.
+class RunningProbe final : public Scheduler {
+public:
+  RunningProbe(const Topology& topology, std::vector<RunningJob>& seen)
+      : fifo_(scheduler_registry().make("fifo", {}, topology, placement_registry().make("pack", {}, 1))), seen_(seen)
+  {
+  }
+  Decisions decide(const ClusterView& view, const std::vector<SchedulerEvent>& events) override
+  {
+    Decisions d = fifo_->decide(view, events);
+    seen_ = view.running_jobs();
+    return d;
+  }
+
+private:
+  std::unique_ptr<Scheduler> fifo_;
+  std::vector<RunningJob>& seen_;
+};
+
 } // namespace
+
+TEST_CASE("separate pods: a pod's scheduler lists only its pod's running jobs, on its own node ids")
+{
+  HandBuiltView view(two_pod_cluster());
+  view.estimates_model = RuntimeEstimates{EstimateModel::Factor, 2};
+  std::vector<std::vector<RunningJob>> seen(2);
+  PodPartitionedScheduler s(view.topology(),
+                            [&](int pod, const Topology& t) { return std::make_unique<RunningProbe>(t, seen[pod]); });
+  Job small = make_job(0, 0, 8, 100);
+  small.pod = 0;
+  Job big = make_job(1, 0, 32, 50);
+  big.pod = 1;
+  view.submit(s, 0, {small, big});
+  REQUIRE(view.is_running(0));
+  REQUIRE(view.is_running(1));
+  Job later = make_job(2, 10, 16, 10);
+  later.pod = 1;
+  CHECK(view.submit(s, 10, {later}) == std::vector<JobId>{2});
+  Job too_big = make_job(3, 15, 48, 10);
+  too_big.pod = 1;
+  CHECK(view.submit(s, 15, {too_big}).empty()); // a call of the big pod's scheduler: what it sees
+  REQUIRE(seen[1].size() == 2);
+  CHECK(seen[1][0].job == 1);
+  CHECK(seen[1][0].estimated_end_s == 100);
+  CHECK(seen[1][0].allocation.parts.front().node == 0); // the big pod's first node, in its own ids
+  CHECK(seen[1][1].job == 2);
+  CHECK(seen[1][1].estimated_end_s == 30);
+}
 
 TEST_CASE("separate pods: a pod's scheduler sees a job's communication with the links' leaves in its own leaf ids")
 {
