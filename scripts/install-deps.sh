@@ -5,7 +5,7 @@
 # test of `sweep --backend slurm`. With --fuzz, clang and its libFuzzer runtime (the sanitizer
 # build and scripts/fuzz.sh). Both may be given.
 set -euo pipefail
-packages=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev libboost-program-options-dev
+packages=(cmake g++ make pkg-config libsimgrid-dev libboost-graph-dev libboost-program-options-dev libboost-iostreams-dev
           libspdlog-dev libyaml-cpp-dev nlohmann-json3-dev catch2 pybind11-dev python3-dev)
 for option in "$@"; do
   case $option in

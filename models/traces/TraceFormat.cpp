@@ -29,7 +29,15 @@ std::string to_lower(std::string_view s)
 std::optional<TraceFormat> format_from_path(std::string_view path)
 {
   // Only the file name: a directory called "cluster_log_archive/" says nothing about the file.
-  const std::string name = to_lower(std::filesystem::path(path).filename().string());
+  // A compressed file is named as what it holds plus its compression's suffix (the Parallel
+  // Workloads Archive's "CTC-SP2-1996-3.1-cln.swf.gz"); its content, read later, tells whether
+  // acmesim reads that compression (FileContent.hpp).
+  std::string name = to_lower(std::filesystem::path(path).filename().string());
+  for (const std::string_view suffix : {".gz", ".bz2", ".xz", ".zst", ".zip", ".7z"})
+    if (name.ends_with(suffix)) {
+      name.resize(name.size() - suffix.size());
+      break;
+    }
   if (name.ends_with(".swf"))
     return TraceFormat::Swf;
   if (name.ends_with(".json") || name.find("cluster_job_log") != std::string::npos)

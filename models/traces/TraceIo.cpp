@@ -1,6 +1,12 @@
 #include "models/traces/TraceIo.hpp"
 
+#include "models/traces/FileContent.hpp"
+
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 
@@ -85,7 +91,23 @@ TraceFile::TraceFile(const std::string& path)
   in_.open(path, std::ios::binary);
   if (!in_)
     throw InputError(Diagnostic{path, "", "", "cannot open file"});
+  std::array<unsigned char, CONTENT_HEAD_BYTES> head{};
+  in_.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  const FileContent content = content_of(std::span(head.data(), static_cast<std::size_t>(in_.gcount())));
+  in_.clear();
+  in_.seekg(0);
+  if (const std::string why = unreadable_content(content); !why.empty())
+    throw InputError(Diagnostic{path, "", "", why});
+  if (content == FileContent::Gzip) {
+    auto gzip = std::make_unique<boost::iostreams::filtering_istream>();
+    gzip->push(boost::iostreams::gzip_decompressor());
+    gzip->push(in_);
+    decompressed_ = std::move(gzip);
+    size_ = 0;
+  }
 }
+
+TraceFile::~TraceFile() = default;
 
 bool LineReader::next(std::string_view& line, std::size_t& line_no)
 {
@@ -162,7 +184,8 @@ std::string line_and_column(std::string_view text, std::size_t offset)
 void throw_if_read_error(const std::istream& in, const std::string& source)
 {
   if (in.bad())
-    throw InputError(Diagnostic{source, "", "", "read error"});
+    throw InputError(Diagnostic{source, "", "", "read error: the file could not be read to its end (a gzip file "
+                                                "that is truncated or corrupt stops this way)"});
 }
 
 } // namespace trace_io

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,20 +73,24 @@ Workload read_workload_file(const std::string& path, BadRowPolicy on_bad_row, co
 void reserve_for_lines(std::vector<Job>& jobs, std::uintmax_t size_hint, std::size_t line_length,
                        std::size_t min_line_bytes);
 
-// An input file opened for fast sequential reading; InputError if it is a directory or cannot
-// be opened.
+// An input file opened for fast sequential reading, told by its content (FileContent.hpp): text
+// is read as it is, gzip decompressed as it is read; InputError if it is a directory, cannot be
+// opened, or holds another compression or binary data.
 class TraceFile {
 public:
   explicit TraceFile(const std::string& path);
   TraceFile(const TraceFile&) = delete;
   TraceFile& operator=(const TraceFile&) = delete;
+  ~TraceFile();
 
-  std::istream& stream() { return in_; }
-  std::uintmax_t size() const { return size_; } // bytes, 0 if unknown
+  std::istream& stream() { return decompressed_ ? *decompressed_ : in_; }
+  // Bytes of text, 0 if unknown (a compressed file's: its readers make room as they go).
+  std::uintmax_t size() const { return size_; }
 
 private:
   std::vector<char> buffer_; // before in_: the stream reads through it
   std::ifstream in_;
+  std::unique_ptr<std::istream> decompressed_; // reads in_ through a gzip decompressor
   std::uintmax_t size_ = 0;
 };
 

@@ -43,7 +43,7 @@ TEST_CASE("format_from_path infers the format from the file name", "[formats]")
   CHECK(format_from_path("results/run/JOBS.CSV") == TraceFormat::Jobs);      // a run's jobs.csv
   CHECK(format_from_path("cluster_log_dir/my_jobs.csv") == TraceFormat::Acme);
   CHECK_FALSE(format_from_path("trace.txt").has_value());
-  CHECK_FALSE(format_from_path("trace.swf.gz").has_value());
+  CHECK(format_from_path("trace.swf.gz") == TraceFormat::Swf); // read through gzip, told by content
   CHECK_FALSE(format_from_path("").has_value());
 }
 

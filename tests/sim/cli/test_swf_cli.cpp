@@ -113,4 +113,27 @@ TEST_CASE("an SWF header that cannot give the cluster, and on_unknown on another
   CHECK(run_acmesim("workload stats --on-unknown drop " + acme.string()).exit_code == 2);
 }
 
+TEST_CASE("a gzip log of the archive runs with two lines of YAML, on the machine its header names")
+{
+  // tests/data/traces/pwa_small.swf.gz is pwa_small.swf through `gzip -n -9`.
+  const std::string log = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces/pwa_small.swf";
+  const CliOutcome packed = run_acmesim("run " + write_scratch_file("gz.yaml", "workload:\n  trace: " + log + ".gz\n")
+                                                     .string() + " --quiet --out " + (scratch() / "gz").string());
+  INFO(packed.err);
+  REQUIRE(packed.exit_code == 0);
+  const CliOutcome plain = run_acmesim("run " + write_scratch_file("plain.yaml", "workload:\n  trace: " + log + "\n")
+                                                    .string() + " --quiet --out " + (scratch() / "plain").string());
+  REQUIRE(plain.exit_code == 0);
+  CHECK(slurp(scratch() / "gz" / "jobs.csv") == slurp(scratch() / "plain" / "jobs.csv"));
+  CHECK(summary_of("gz")["scenario"]["cluster"]["pods"][0]["gpus_per_node"] ==
+        summary_of("plain")["scenario"]["cluster"]["pods"][0]["gpus_per_node"]);
+  CHECK(summary_of("gz")["jobs"]["total"] == 6);
+
+  // A log compressed otherwise is refused in one line saying what to do.
+  write_scratch_file("log.swf.bz2", "BZh91AY&SY\x01\x02");
+  const CliOutcome bzip2 = run_acmesim("validate " + scenario("bz", "log.swf.bz2").string());
+  CHECK(bzip2.exit_code == 2);
+  CHECK(has(bzip2.err, "log.swf.bz2: is compressed with bzip2, which acmesim does not read"));
+}
+
 } // namespace swf_cli
