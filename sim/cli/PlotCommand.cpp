@@ -1,7 +1,8 @@
 // `acmesim plot RESULTS_DIR`: figures from a run, comparison, sweep or plan directory, and
 // `acmesim report RESULTS_DIR`: one self-contained HTML page of the same directory, its headline
-// numbers, its figures inline and, for a plan, the answer's trade-offs. Both are drawn by a Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one
-// script and embedded in the binary at configure time) because matplotlib draws them better
+// numbers, its figures inline and, for a plan, the answer's trade-offs. Both are drawn by a
+// Python script (sim/plot/acmesim_plot.py and the parts before it, joined into one script and
+// embedded in the binary at configure time) because matplotlib draws them better
 // than anything a C++ build can depend on; these commands check their arguments, run the script
 // with python3 and pass its exit code on. What the script needs of acmesim's declarations (the
 // metric table, the jobs.csv columns, a run's summary.json) it is given (plot_facts).
@@ -67,8 +68,9 @@ std::string python_program()
 // declarations so that the script spells no summary key: the scenario's name, all GPU-hours,
 // the lost GPU-hours by cause and the unavailable ones by state, in the ledger's order, and the
 // ledger's label of every GPU state (the columns of utilisation.csv), and for the report: the seed,
-// the job counts, the resolved scenario and every metric the run has, as compare reads them. Null when the directory has no summary.json: it is then
-// another kind of directory, or the script says what a run directory lacks.
+// the job counts, the resolved scenario and every metric the run has, as compare reads them. Null
+// when the directory has no summary.json: it is then another kind of directory, or the script
+// says what a run directory lacks.
 Json run_figure_facts(const std::filesystem::path& results)
 {
   std::error_code ec;

@@ -213,6 +213,10 @@ def better_side(verdict, better):
     return "better" if (verdict == "B lower") == (better == "lower") else "worse"
 
 
+def with_interval(row, value, low, high):
+    return f"{shown_number(row.get(value))} [{shown_number(row.get(low))}, {shown_number(row.get(high))}]"
+
+
 def report_compare(results):
     path = os.path.join(results, "compare.json")
     c = Comparison(path)
@@ -223,11 +227,9 @@ def report_compare(results):
         name, unit = m.get("metric"), metric_facts(m.get("metric")).get("unit", "")
         side = better_side(m.get("verdict"), m.get("better", "neither"))
         tally[side] += 1
-        ratio = "–" if m.get("ratio") is None else (f"{m['ratio']:.3g} [{m['ratio_ci_low']:.3g}, "
-                                                      f"{m['ratio_ci_high']:.3g}]")
+        ratio = "–" if m.get("ratio") is None else with_interval(m, "ratio", "ratio_ci_low", "ratio_ci_high")
         rows.append([esc(name), esc(shown_value(m.get("a_mean"), unit)), esc(shown_value(m.get("b_mean"), unit)),
-                     esc(f"{shown_number(m.get('diff_mean'))} [{shown_number(m.get('diff_ci_low'))}, "
-                         f"{shown_number(m.get('diff_ci_high'))}]"),
+                     esc(with_interval(m, "diff_mean", "diff_ci_low", "diff_ci_high")),
                      esc(ratio), esc(m.get("verdict") or "no difference shown")])
         classes.append(judged_class(side))
     headline = cards([("seeds, paired", str(len(c.seeds)), "each seed gives A and B the same jobs and failures"),
@@ -236,7 +238,8 @@ def report_compare(results):
                       ("no verdict", str(tally[None]), f"{level} interval of the difference holds 0")])
     sides = table(["side", "scenario and settings"], [[esc(c.label_a), esc(c.text_a)], [esc(c.label_b), esc(c.text_b)]])
     head = [section("Headline", sides + headline, "headline")]
-    details = [section("Every metric", f"<p>B − A is the mean paired difference with its {level} interval (Student t); "
+    details = [section("Every metric", f"<p>B − A is the mean paired difference with its {level} interval "
+                                       "(Student t); "
                                     "the ratio B/A and its interval are derived from it (docs/compare.md). Green: B "
                                     "better by the metric's direction; red: worse; blue: changed, no direction.</p>"
                     + table(["metric", f"{esc(c.label_a)} mean", f"{esc(c.label_b)} mean", "B − A [interval]",
@@ -251,8 +254,10 @@ def report_sweep(results):
     path = os.path.join(results, "results.csv")
     sweep = Sweep(path)
     drawn = [(m, unit) for m, _, unit in sweep_metrics() if m in sweep.values]
-    settings = [(x, o) for o in sweep.others for x in sweep.xs
-                if any((x, o) in sweep.values[m] for m, _ in drawn)]
+    xs = list(sweep.xs)
+    if sweep.params and all(parses_as_number(x) for x in xs):
+        xs.sort(key=float)  # as the figures draw them
+    settings = [(x, o) for o in sweep.others for x in xs if any((x, o) in sweep.values[m] for m, _ in drawn)]
     rows = []
     for x, others in settings:
         row = [esc(v) for v in ([x] if sweep.params else []) + list(others)]
@@ -271,7 +276,8 @@ def report_sweep(results):
     seeds = sorted({len(v) for groups in sweep.values.values() for v in groups.values()})
     missing = sum(missing_point_statuses(results, sweep.points).values())
     head = [section("Headline", cards([("settings", str(len(settings)), ", ".join(sweep.params) or "seeds only"),
-                                       ("points with results", str(len(sweep.points)), "a point: one setting, one seed"),
+                                       ("points with results", str(len(sweep.points)),
+                                        "a point: one setting, one seed"),
                                        ("points without results", str(missing), "see points.csv"),
                                        ("seeds per setting", "–" if not seeds else
                                         (str(seeds[0]) if len(seeds) == 1 else f"{seeds[0]}–{seeds[-1]}"), "")]),
@@ -290,7 +296,8 @@ def settings_text(candidate):
 
 def target_text(target):
     most = "at_most" in target
-    return f"{target.get('metric')} {'<=' if most else '>='} {shown_number(target.get('at_most' if most else 'at_least'))}"
+    threshold = target.get("at_most" if most else "at_least")
+    return f"{target.get('metric')} {'<=' if most else '>='} {shown_number(threshold)}"
 
 
 def targets_rows(plan_targets, judged):
