@@ -21,8 +21,8 @@ constexpr std::array<std::string_view, FIELD_COUNT> FIELD_NAMES{
     "group id", "executable", "queue", "partition", "preceding job", "think time"};
 
 // 0-based indexes of the fields read.
-enum Field : std::size_t { JobNumber = 0, SubmitTime = 1, RunTime = 3, AllocatedProcs = 4, RequestedProcs = 7,
-                           Status = 10, UserId = 11 };
+enum Field : std::size_t { JobNumber = 0, SubmitTime = 1, WaitTime = 2, RunTime = 3, AllocatedProcs = 4,
+                           RequestedProcs = 7, Status = 10, UserId = 11 };
 
 constexpr std::string_view STATUS_EXPECTED =
     "expected a status of 1 (completed), 0 (failed), 5 (cancelled), 2, 3 or 4 (partial executions) or -1 (unknown)";
@@ -103,6 +103,7 @@ public:
 
     job.submit_s = seconds(SubmitTime, "a job needs its submit time");
     job.duration_s = seconds(RunTime, "the run time is needed to replay the job");
+    job.recorded_wait_s = recorded_seconds(WaitTime);
     job.gpus = processors();
     if (!log_.end_row())
       return Outcome::Bad;
@@ -145,6 +146,18 @@ private:
     else if (!value || *value < 0 || *value > MAX_TRACE_SECONDS)
       bad(f, "expected a non-negative number of seconds, at most 1e9");
     return value.value_or(0.0);
+  }
+
+  // A time the log recorded that the replay does without (the wait): -1 when unknown, as the job's
+  // own field holds "none".
+  double recorded_seconds(Field f)
+  {
+    const auto value = parse_number(fields_[f]);
+    if (value && *value == -1)
+      return -1;
+    if (!value || *value < 0 || *value > MAX_TRACE_SECONDS)
+      bad(f, "expected a non-negative number of seconds, at most 1e9, or -1 (unknown)");
+    return value.value_or(-1.0);
   }
 
   // A processor count: a non-negative integer, or -1 for unknown (std::nullopt).

@@ -201,8 +201,11 @@ void print_cdfs(std::ostream& out, const TraceStatistics& s, const PublishedClus
 // Queueing delay, for traces that record it: per type, and as CDFs at the points of Fig. 6b/d.
 void print_waits(std::ostream& out, const TraceStatistics& s, const PublishedCluster* p)
 {
-  if (s.all_gpu_jobs.wait_s.empty())
+  if (s.all_gpu_jobs.wait_s.empty()) {
+    out << "\nqueueing delay: none recorded (the trace has no wait of a GPU job: an SWF log's field 3 is -1 "
+           "throughout, or the format has no such field)\n";
     return;
+  }
   const bool cmp = p != nullptr;
   Table summary({"type", "jobs", "mean", "p50", "p75", "p90", "p99", "max"});
   std::vector<std::tuple<std::string, const Distribution*, const PublishedCdf*>> cols{

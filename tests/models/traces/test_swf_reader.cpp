@@ -72,6 +72,19 @@ TEST_CASE("SWF fixture: processors read as GPUs, statuses mapped, partial record
   CHECK(w.jobs[5].user == "3");
 }
 
+TEST_CASE("SWF: the wait the log recorded (field 3) is kept, -1 as none, and a bad one is a bad row", "[swf]")
+{
+  const Workload w = read_swf_trace_file(TRACE_DIR + "pwa_small.swf", BadRowPolicy::Error);
+  CHECK(w.jobs[0].recorded_wait_s == 10); // job 1
+  CHECK(w.jobs[1].recorded_wait_s == 0);  // job 4
+  CHECK(w.jobs[2].recorded_wait_s == -1); // job 2: unknown
+  CHECK(w.jobs[3].recorded_wait_s == 5);  // job 3, from its whole-job line
+
+  const auto errors = errors_of(read_swf, "1 0 x 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  REQUIRE(errors.size() == 1);
+  check_diagnostic(errors[0], "t:1", "field 3 (wait time)", "x", "or -1 (unknown)");
+}
+
 TEST_CASE("SWF bad rows name the line, field and value", "[swf][errors]")
 {
   const std::string text = "; header comment\n" + swf_line("1", "0", "10", "4", "4", "1") + // line 2, fine

@@ -75,6 +75,15 @@ TEST_CASE("an SWF replay without a cluster runs on the header's machine and drop
   const CliOutcome text = run_acmesim("workload stats --on-unknown drop " + (scratch() / "clean.swf").string());
   REQUIRE(text.exit_code == 0);
   CHECK(has(text.out, "3 jobs of unknown submit time, run time or size dropped"));
+  // Its waits (field 3) are 0 throughout: a row of statistics; a log of -1 waits says it has none.
+  CHECK(has(text.out, "queueing delay"));
+  CHECK_FALSE(has(text.out, "none recorded"));
+  write_scratch_file("no-waits.swf", "; MaxProcs: 64\n"
+                                     "1 0 -1 100 8 -1 -1 -1 -1 -1 1 1 1 -1 1 1 -1 -1\n"
+                                     "2 5 -1 100 8 -1 -1 -1 -1 -1 1 1 1 -1 1 1 -1 -1\n");
+  const CliOutcome none = run_acmesim("workload stats --on-unknown drop " + (scratch() / "no-waits.swf").string());
+  REQUIRE(none.exit_code == 0);
+  CHECK(has(none.out, "queueing delay: none recorded"));
 }
 
 TEST_CASE("an SWF header that cannot give the cluster, and on_unknown on another format, are exit 2")
