@@ -120,7 +120,7 @@ h2{font-size:18px;border-bottom:2px solid #dfe5ee;padding-bottom:4px;margin-top:
 .card .note{font-size:12px;color:#556}
 table{border-collapse:collapse;font-size:13px;margin:8px 0;width:100%}
 th,td{border-bottom:1px solid #e3e8ef;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#eef2f7}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef2f7}td{font-variant-numeric:tabular-nums}
 tr.better td{background:#e7f5ea}tr.worse td{background:#fdecea}tr.changed td{background:#eaf1fb}
 tr.answer td{font-weight:600;background:#fff7d6}
 figure{margin:16px 0;padding:0}figure svg{max-width:100%;height:auto}
@@ -239,9 +239,9 @@ def report_compare(results):
     sides = table(["side", "scenario and settings"], [[esc(c.label_a), esc(c.text_a)], [esc(c.label_b), esc(c.text_b)]])
     head = [section("Headline", sides + headline, "headline")]
     details = [section("Every metric", f"<p>B − A is the mean paired difference with its {level} interval "
-                                       "(Student t); "
-                                    "the ratio B/A and its interval are derived from it (docs/compare.md). Green: B "
-                                    "better by the metric's direction; red: worse; blue: changed, no direction.</p>"
+                                       "(Student t); the ratio B/A and its interval are derived from it "
+                                       "(docs/experiments.md#compare). Green: B better by the metric's direction; "
+                                       "red: worse; blue: changed, no direction.</p>"
                     + table(["metric", f"{esc(c.label_a)} mean", f"{esc(c.label_b)} mean", "B − A [interval]",
                              "B/A [interval]", "verdict"], rows, classes), "metrics")]
     return f"comparison: {c.label_a} vs {c.label_b}", "Two scenarios over the same seeds (acmesim compare).", \
