@@ -1,5 +1,7 @@
 #include "sim/config/PolicySection.hpp"
 
+#include "sim/config/WorkloadSection.hpp"
+
 #include "sim/policies/ExternalSchedulers.hpp"
 #include "sim/policies/Registries.hpp"
 
@@ -93,8 +95,8 @@ std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo&
                                              "'; it accepts: " + join_names(param_names);
       // Backfilling's runtime_estimate_factor became the run's estimate model, which every policy sees.
       const std::string moved = entry.key == "runtime_estimate_factor"
-                                    ? "; runtime estimates are the run's: workload.estimates: factor with "
-                                      "workload.estimate_factor"
+                                    ? "; runtime estimates are the run's: " + ESTIMATES_KEY + ": factor with " +
+                                          ESTIMATE_FACTOR_KEY
                                     : "";
       m.checker().error(entry.key_where, key, "",
                         accepted + " (other valid keys: " + join_names(section_keys) + ")" + moved);

@@ -38,10 +38,10 @@ const KeyTable<WorkloadSpec>& common_keys()
                  "the offered load of every job type times this: generated arrival rates scaled (the Acme "
                  "generator's pretraining campaigns grow in number), a trace's jobs thinned or replicated at "
                  "their own times (docs/scenarios.md#scaling-the-load)"),
-      value_key("estimates", &WorkloadSpec::estimates,
+      value_key(ESTIMATES, &WorkloadSpec::estimates,
                 "the run times schedulers expect before jobs end, for backfilling and every policy's view: actual "
                 "(the recorded run time) or factor (times workload.estimate_factor)"),
-      number_key("estimate_factor", &WorkloadSpec::estimate_factor, {1, false, 1e6}, NO_UNIT,
+      number_key(ESTIMATE_FACTOR, &WorkloadSpec::estimate_factor, {1, false, 1e6}, NO_UNIT,
                  "with estimates: factor, estimate = recorded run time x this (> 1 models users' over-estimates)"),
   });
   return keys;
@@ -92,9 +92,9 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node)
   for (const auto& key : common_keys().keys())
     key.read(m, spec);
   // A factor of 1 is the same estimate under either model (the echo writes it under actual).
-  if (const ConfigNode* factor = m.get("estimate_factor");
+  if (const ConfigNode* factor = m.get(ESTIMATE_FACTOR);
       factor && spec.estimates != EstimateModel::Factor && spec.estimate_factor != 1)
-    checker.error(*factor, m.key_of("estimate_factor"), "applies only with workload.estimates: factor");
+    checker.error(*factor, m.key_of(ESTIMATE_FACTOR), "applies only with " + ESTIMATES_KEY + ": factor");
   const ConfigNode* trace = m.get("trace");
   const ConfigNode* synthetic = m.get(SYNTHETIC);
   if (trace && synthetic)
