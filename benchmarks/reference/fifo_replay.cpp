@@ -16,8 +16,8 @@
 //   the pods, the one needing the fewest leaves (the first on ties);
 // - a job without GPUs starts at submission; a job larger than any pod never starts.
 //
-// With --whole-rows it also reads each job's user, type, CPUs and state, and writes acmesim's
-// jobs.csv itself, all 26 columns, byte for byte (for a run without failures, where the fault
+// With --whole-rows it also reads each job's user, type, CPUs, state and recorded wait (queue), and
+// writes acmesim's jobs.csv itself, all 27 columns, byte for byte (for a run without failures, where the fault
 // columns hold zeros): the same replay with the same output, so what is left between the two is
 // everything acmesim does besides.
 //
@@ -89,6 +89,7 @@ static_assert(sizeof(Job) == 64, "--whole-rows must not make the short form's jo
 struct RowDetails {
   TextAt user; // in the names, as the job's name
   int cpus = 0;
+  double recorded_wait = -1; // the queue column; -1 when empty
   std::uint8_t type = 0; // in the labels (the few types and states a trace has)
   std::uint8_t state = 0;
 };
@@ -98,6 +99,7 @@ struct RowDetails {
 struct WholeRows {
   std::vector<RowDetails> rows;
   std::vector<std::string> labels;
+  bool recorded_waits = false; // some job's queue column holds a wait
   std::uint8_t label(std::string_view value)
   {
     for (std::size_t i = 0; i < labels.size(); ++i)
@@ -157,7 +159,7 @@ std::vector<Job> read_jobs(const char* path, std::string& names, WholeRows* whol
   std::vector<Job> jobs;
   std::vector<std::string_view> fields;
   int id_col = -1, gpu_col = -1, submit_col = -1, duration_col = -1;
-  int user_col = -1, type_col = -1, cpu_col = -1, state_col = -1;
+  int user_col = -1, type_col = -1, cpu_col = -1, state_col = -1, queue_col = -1;
   bool header = true;
   std::string block;
   std::size_t kept = 0; // bytes of an unfinished line at the start of `block`
@@ -192,11 +194,12 @@ std::vector<Job> read_jobs(const char* path, std::string& names, WholeRows* whol
           type_col = name == "type" ? i : type_col;
           cpu_col = name == "cpu_num" ? i : cpu_col;
           state_col = name == "state" ? i : state_col;
+          queue_col = name == "queue" ? i : queue_col;
         }
         if (std::min({id_col, gpu_col, submit_col, duration_col}) < 0)
           die("expected job_id, gpu_num, submit_time and duration columns");
-        if (whole != nullptr && std::min({user_col, type_col, cpu_col, state_col}) < 0)
-          die("expected user, type, cpu_num and state columns");
+        if (whole != nullptr && std::min({user_col, type_col, cpu_col, state_col, queue_col}) < 0)
+          die("expected user, type, cpu_num, state and queue columns");
         continue;
       }
       if (line.empty())
@@ -214,6 +217,9 @@ std::vector<Job> read_jobs(const char* path, std::string& names, WholeRows* whol
         details.cpus = number<int>(field(cpu_col));
         details.type = whole->label(field(type_col));
         details.state = whole->label(field(state_col));
+        if (!field(queue_col).empty())
+          details.recorded_wait = number<double>(field(queue_col));
+        whole->recorded_waits = whole->recorded_waits || details.recorded_wait >= 0;
         whole->rows.push_back(details);
       }
       jobs.push_back(job);
@@ -505,6 +511,11 @@ void append_whole_row(std::string& out, const Job& job, const std::string& names
     const double wall = job.end - job.start;
     append_fixed(out, wall > 0 ? job.duration / wall : 1.0, 6);
   }
+  if (whole.recorded_waits) {
+    out += ',';
+    if (details.recorded_wait >= 0)
+      append_seconds(out, details.recorded_wait);
+  }
   out += '\n';
 }
 
@@ -512,7 +523,7 @@ constexpr const char* SHORT_HEADER = "job_id,gpus,submit_s,start_s,end_s,pod,nod
 constexpr const char* WHOLE_HEADER =
     "job_id,type,user,gpus,nodes,cpus,submit_s,start_s,end_s,wait_s,jct_s,state,pod,leaves,node_list,"
     "interruptions,preemptions,checkpoints,useful_s,lost_s,preempted_s,checkpoint_s,detection_s,"
-    "waiting_for_person_s,restart_s,ettr\n";
+    "waiting_for_person_s,restart_s,ettr";
 
 // One row per job, in submission order; whole rows with `whole`.
 void write_jobs(const char* path, const std::vector<Job>& jobs, const std::string& names, const WholeRows* whole,
@@ -522,6 +533,8 @@ void write_jobs(const char* path, const std::vector<Job>& jobs, const std::strin
   if (f == nullptr)
     die(std::string("cannot write ") + path);
   std::string out = whole != nullptr ? WHOLE_HEADER : SHORT_HEADER;
+  if (whole != nullptr) // acmesim writes the recorded wait's column when some job has one
+    out += whole->recorded_waits ? ",recorded_wait_s\n" : "\n";
   const auto flush = [&] {
     if (std::fwrite(out.data(), 1, out.size(), f) != out.size())
       die(std::string("cannot write ") + path);

@@ -21,7 +21,7 @@ namespace {
 constexpr std::string_view TIMESTAMP_EXPECTED = "expected a timestamp like 2023-03-01 00:18:22+08:00";
 constexpr std::string_view SECONDS_EXPECTED = "expected a non-negative number of seconds, at most 1e9";
 
-using trace_io::trim;
+using trace_io::split_csv_line;
 
 // Non-negative integer. "8.0" is accepted because pandas writes integer columns holding a
 // missing value as floats.
@@ -45,49 +45,6 @@ std::optional<double> parse_seconds(std::string_view s)
   if (ec != std::errc{} || ptr != end || !std::isfinite(value) || value < 0 || value > MAX_TRACE_SECONDS)
     return std::nullopt;
   return value;
-}
-
-// Splits one physical line into `fields`, which view into `line`, except quoted fields: those
-// are unescaped into `scratch`, reserved to the line length so that it never reallocates and
-// earlier views stay valid. Returns what is wrong with the line, or an empty view.
-// Quoted fields cannot span lines: the trace has none, and physical line numbers stay exact.
-std::string_view split_csv_line(std::string_view line, std::vector<std::string_view>& fields, std::string& scratch)
-{
-  fields.clear();
-  scratch.clear();
-  scratch.reserve(line.size());
-  for (std::size_t pos = 0;;) {
-    std::size_t first = pos;
-    while (first < line.size() && (line[first] == ' ' || line[first] == '\t'))
-      ++first;
-    if (first == line.size() || line[first] != '"') {
-      const std::size_t comma = std::min(line.find(',', pos), line.size());
-      fields.push_back(trim(line.substr(pos, comma - pos)));
-      if (comma == line.size())
-        return {};
-      pos = comma + 1;
-      continue;
-    }
-    const std::size_t start = scratch.size();
-    for (pos = first + 1;;) {
-      const std::size_t quote = line.find('"', pos);
-      if (quote == std::string_view::npos)
-        return "expected a closing '\"' before the end of the line";
-      scratch.append(line.substr(pos, quote - pos));
-      pos = quote + 1;
-      if (pos == line.size() || line[pos] != '"')
-        break;
-      scratch.push_back('"'); // "" inside quotes
-      ++pos;
-    }
-    fields.push_back(std::string_view(scratch).substr(start));
-    pos = std::min(line.find_first_not_of(" \t", pos), line.size());
-    if (pos == line.size())
-      return {};
-    if (line[pos] != ',')
-      return "expected ',' after a closing '\"'";
-    ++pos;
-  }
 }
 
 enum Col : std::size_t { JobIdCol, UserCol, NodeNumCol, GpuNumCol, CpuNumCol, TypeCol, StateCol,

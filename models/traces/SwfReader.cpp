@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, FIELD_COUNT> FIELD_NAMES{
 
 // 0-based indexes of the fields read.
 enum Field : std::size_t { JobNumber = 0, SubmitTime = 1, WaitTime = 2, RunTime = 3, AllocatedProcs = 4,
-                           RequestedProcs = 7, Status = 10, UserId = 11 };
+                           RequestedProcs = 7, RequestedTime = 8, Status = 10, UserId = 11, GroupId = 12,
+                           QueueNumber = 14, PartitionNumber = 15 };
 
 constexpr std::string_view STATUS_EXPECTED =
     "expected a status of 1 (completed), 0 (failed), 5 (cancelled), 2, 3 or 4 (partial executions) or -1 (unknown)";
@@ -104,13 +105,17 @@ public:
     job.submit_s = seconds(SubmitTime, "a job needs its submit time");
     job.duration_s = seconds(RunTime, "the run time is needed to replay the job");
     job.recorded_wait_s = recorded_seconds(WaitTime);
-    job.gpus = processors();
+    job.requested_s = recorded_seconds(RequestedTime);
+    job.gpus = processors(job);
     if (!log_.end_row())
       return Outcome::Bad;
     job.type = JobType::Other;
     job.name.assign(fields_[JobNumber]); // strings last: bad rows cost no allocation
     if (fields_[UserId] != "-1")
       job.user = std::string(fields_[UserId]);
+    RecordedLabels labels{label(GroupId), label(QueueNumber), label(PartitionNumber)};
+    if (!labels.empty())
+      job.labels = std::move(labels);
     return Outcome::Job;
   }
 
@@ -160,6 +165,9 @@ private:
     return value.value_or(-1.0);
   }
 
+  // A number the log files the job under (group, queue, partition), as written; "" when unknown.
+  std::string label(Field f) const { return fields_[f] == "-1" ? std::string() : std::string(fields_[f]); }
+
   // A processor count: a non-negative integer, or -1 for unknown (std::nullopt).
   std::optional<int> count(Field f, bool& ok)
   {
@@ -175,15 +183,18 @@ private:
 
   // Allocated processors, or the requested ones when the allocation is unknown (a job cancelled
   // before it started has no allocation, but its request says how large it is).
-  int processors()
+  int processors(Job& job)
   {
     bool ok = false;
+    const auto requested = count(RequestedProcs, ok);
+    if (!ok)
+      return 0;
+    job.requested_procs = requested.value_or(-1);
     const auto allocated = count(AllocatedProcs, ok);
     if (allocated || !ok)
       return allocated.value_or(0);
-    const auto requested = count(RequestedProcs, ok);
-    if (requested || !ok)
-      return requested.value_or(0);
+    if (requested)
+      return *requested;
     bad(AllocatedProcs, "unknown (-1), and so is " + field_key(RequestedProcs) +
                             ": the job's size (processors, read as GPUs) is needed");
     return 0;

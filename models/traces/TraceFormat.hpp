@@ -20,6 +20,10 @@ std::optional<TraceFormat> format_from_path(std::string_view path);
 // Whether the format marks a field as unknown (-1), so that UnknownPolicy applies: SWF only.
 constexpr bool marks_unknown_fields(TraceFormat format) { return format == TraceFormat::Swf; }
 
+// Whether the format records the run time users requested (Job::requested_s), so that estimates
+// default to it (workload.estimates: requested): SWF's field 9.
+constexpr bool records_requested_time(TraceFormat format) { return format == TraceFormat::Swf; }
+
 // Reads a trace file of the given format; InputError for unreadable files and bad rows
 // (unless on_bad_row is Skip). `on_unknown` is the SWF reader's (SwfReader.hpp); other formats
 // have no unknown marker and ignore it. The result is normalised (sorted, time 0 = first

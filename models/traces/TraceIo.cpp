@@ -151,6 +151,45 @@ bool LineReader::refill()
 
 bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
+std::string_view split_csv_line(std::string_view line, std::vector<std::string_view>& fields, std::string& scratch)
+{
+  fields.clear();
+  scratch.clear();
+  scratch.reserve(line.size());
+  for (std::size_t pos = 0;;) {
+    std::size_t first = pos;
+    while (first < line.size() && (line[first] == ' ' || line[first] == '\t'))
+      ++first;
+    if (first == line.size() || line[first] != '"') {
+      const std::size_t comma = std::min(line.find(',', pos), line.size());
+      fields.push_back(trim(line.substr(pos, comma - pos)));
+      if (comma == line.size())
+        return {};
+      pos = comma + 1;
+      continue;
+    }
+    const std::size_t start = scratch.size();
+    for (pos = first + 1;;) {
+      const std::size_t quote = line.find('"', pos);
+      if (quote == std::string_view::npos)
+        return "expected a closing '\"' before the end of the line";
+      scratch.append(line.substr(pos, quote - pos));
+      pos = quote + 1;
+      if (pos == line.size() || line[pos] != '"')
+        break;
+      scratch.push_back('"'); // "" inside quotes
+      ++pos;
+    }
+    fields.push_back(std::string_view(scratch).substr(start));
+    pos = std::min(line.find_first_not_of(" \t", pos), line.size());
+    if (pos == line.size())
+      return {};
+    if (line[pos] != ',')
+      return "expected ',' after a closing '\"'";
+    ++pos;
+  }
+}
+
 std::string_view trim(std::string_view s)
 {
   const auto blank = [](char c) { return c == ' ' || c == '\t'; };

@@ -118,6 +118,11 @@ private:
 
 bool is_blank(std::string_view line); // only spaces and tabs
 std::string_view trim(std::string_view s);
+// Splits one physical line into `fields`, which view into `line`, except quoted fields: those
+// are unescaped into `scratch`, reserved to the line length so that it never reallocates and
+// earlier views stay valid. Returns what is wrong with the line, or an empty view.
+// Quoted fields cannot span lines: the trace has none, and physical line numbers stay exact.
+std::string_view split_csv_line(std::string_view line, std::vector<std::string_view>& fields, std::string& scratch);
 // The whole rest of the stream; `size_hint` (bytes, 0 if unknown) saves reallocations.
 std::string read_all(std::istream& in, std::uintmax_t size_hint);
 // "<line>:<column>" (both from 1) of the byte at 0-based `offset` in `text`.

@@ -1,10 +1,21 @@
 #include "models/workload/Job.hpp"
 
+#include <boost/container_hash/hash.hpp>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
 
 namespace acmesim {
+
+std::size_t hash_value(const RecordedLabels& labels)
+{
+  std::size_t seed = 0;
+  boost::hash_combine(seed, labels.group);
+  boost::hash_combine(seed, labels.queue);
+  boost::hash_combine(seed, labels.partition);
+  return seed;
+}
 
 void normalise_workload(Workload& workload)
 {

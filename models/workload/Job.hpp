@@ -42,6 +42,19 @@ inline constexpr double MAX_TRACE_SECONDS = 1e9;
 // (no_tracking), so copying a handle costs no reference count.
 using SharedText = boost::flyweight<std::string, boost::flyweights::no_tracking>;
 
+// How the source filed a job (SWF fields 13, 15 and 16), kept for jobs.csv: empty where it
+// recorded none. A log has few distinct combinations, so jobs share them as they share users.
+struct RecordedLabels {
+  std::string group;
+  std::string queue;
+  std::string partition;
+
+  bool operator==(const RecordedLabels&) const = default;
+  bool empty() const { return group.empty() && queue.empty() && partition.empty(); }
+};
+std::size_t hash_value(const RecordedLabels& labels);
+using SharedLabels = boost::flyweight<RecordedLabels, boost::flyweights::no_tracking>;
+
 // A job not bound to a pod: it may run on any.
 inline constexpr int ANY_POD = -1;
 
@@ -62,9 +75,16 @@ struct Job {
   // (scheduler.pods: separate, resolved when the workload is loaded), ANY_POD otherwise.
   SharedText home;
   int pod = ANY_POD;
+  // What the source recorded beyond what the replay needs, written to jobs.csv beside the
+  // simulated values; < 0 or empty: not recorded.
+  int requested_procs = -1; // processors the user asked for (SWF field 8)
   // The queueing delay the source recorded (an Acme trace's `queue`, a run's jobs.csv `wait_s`),
   // for statistics; < 0: none (the job never started, or the source has no such field).
   double recorded_wait_s = -1;
+  // The run time the user asked for (SWF field 9): what the machine's scheduler estimated the job
+  // by (workload.estimates: requested).
+  double requested_s = -1;
+  SharedLabels labels;
 
   bool cpu_only() const { return gpus == 0; }
   bool eval_trial() const { return eval_chunk >= 0; }

@@ -40,7 +40,9 @@ const KeyTable<WorkloadSpec>& common_keys()
                  "their own times (docs/scenarios.md#scaling-the-load)"),
       value_key(ESTIMATES, &WorkloadSpec::estimates,
                 "the run times schedulers expect before jobs end, for backfilling and every policy's view: actual "
-                "(the recorded run time) or factor (times workload.estimate_factor)"),
+                "(the recorded run time), factor (times workload.estimate_factor) or requested (the time the "
+                "user requested, SWF field 9; the run time for a job that records none)")
+          .default_is("requested for an SWF log, actual otherwise"),
       number_key(ESTIMATE_FACTOR, &WorkloadSpec::estimate_factor, {1, false, 1e6}, NO_UNIT,
                  "with estimates: factor, estimate = recorded run time x this (> 1 models users' over-estimates)"),
   });
@@ -108,6 +110,9 @@ WorkloadSpec read_workload(ConfigChecker& checker, const ConfigNode& node)
     for (const auto& name : trace_keys().names())
       if (const ConfigNode* n = m.get(name))
         checker.error(*n, m.key_of(name), "applies only to a trace workload (workload.trace)");
+  // A log that records what users requested is replayed with the estimates its scheduler had.
+  if (spec.trace && !m.get(ESTIMATES) && records_requested_time(spec.trace->format))
+    spec.estimates = EstimateModel::Requested;
   if (synthetic && synthetic->is_map() && synthetic->find("preset"))
     spec.acme_preset = read_acme_preset(checker, *synthetic, spec.load_scale);
   else if (synthetic)

@@ -132,7 +132,9 @@ PYBIND11_EMBEDDED_MODULE(acmesim, m)
       .def_property_readonly("type", [](const Job& j) { return std::string(to_string(j.type)); })
       .def_readonly("gpus", &Job::gpus)
       .def_readonly("submit_s", &Job::submit_s)
-      .def_readonly("duration_s", &Job::duration_s, "its recorded run time: the runtime estimate schedulers use")
+      .def_readonly("duration_s", &Job::duration_s,
+                    "its recorded run time, which a real scheduler does not know (view.estimate_s(id): its estimate)")
+      .def_readonly("requested_s", &Job::requested_s, "the run time its user requested; -1 if the source records none")
       .def_readonly("pod", &Job::pod, "the pod it is bound to, -1 if any")
       .def_property_readonly("eval_trial", &Job::eval_trial);
 

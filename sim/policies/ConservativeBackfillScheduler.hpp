@@ -15,13 +15,13 @@ namespace acmesim {
 // jobs' estimated ends and the reservations of the jobs before it; a job whose reservation is now
 // starts. So no job ever delays one queued before it, where EASY protects only the first.
 //
-// Estimates are the run's (workload.estimates), as for EASY; a job running past its
-// estimate (failures make runs longer) is taken to end at any moment. Reservations are worked
-// out anew whenever a job ends or is queued again or the cluster changes, so a job ending before
-// its estimate moves the later ones forward; when only submissions happened since the last pass,
-// the reservations stand (no reserved time can have come) and only the new jobs are planned,
-// after them. At most backfill_depth queued jobs hold a reservation; the others wait for a new
-// plan. A job that starts now takes the nodes the placement policy picks among those free for
+// Estimates are the run's (workload.estimates), as for EASY; a job running past its estimate (a
+// requested time that fell short, a run lengthened by failures) is taken to end at any moment.
+// Reservations are worked out anew whenever a job ends or is queued again or the cluster changes,
+// so a job ending before its estimate moves the later ones forward; when only submissions
+// happened since the last pass, the reservations stand (no reserved time can have come) and only
+// the new jobs are planned, after them. At most backfill_depth queued jobs hold a reservation; the
+// others wait for a new plan. A job that starts now takes the nodes the placement policy picks among those free for
 // its whole estimated run; a reservation in the future is on the tightest node (one-node jobs) or
 // the lowest-numbered wholly free nodes.
 class ConservativeBackfillScheduler final : public QueueScheduler {

@@ -19,9 +19,10 @@ std::vector<ParamSpec> easy_backfill_params();
 // job may start now ("backfill") if it is estimated to end by the shadow time, or if the GPUs
 // it takes are not needed by the reserved job at the shadow time.
 //
-// Runtime estimates are the run's (ClusterView::estimate_s, workload.estimates): the recorded run
-// time or a multiple of it, so estimates never fall short and a reservation is never broken by a
-// job overrunning its estimate.
+// Runtime estimates are the run's (ClusterView::estimate_s, workload.estimates). A job may run past
+// its estimate (requested times fall short, failures lengthen runs): its estimated end is then in
+// the past, so the head's shadow time is too, and no candidate counts as short; only GPUs the head
+// does not need are lent, as if the overrunning job were to end at any moment.
 // Only the first backfill_depth queued jobs behind the head are examined per pass, which
 // bounds the cost of a pass when evaluation bursts make the queue long.
 // A candidate is tried on the nodes the placement policy picks for it now; if those nodes
@@ -40,9 +41,9 @@ protected:
   void on_cluster_changed() override;
 
   // The head's reservation: when it can start and the capacity at that time minus what
-  // long backfilled jobs will still hold. It stays valid until a job ends (estimates never
-  // fall short, so only a completion can move the shadow time) or the head changes; caching
-  // it keeps a pass cheap when only submissions arrive, as in evaluation bursts.
+  // long backfilled jobs will still hold. It stays valid until a job ends (an overrun leaves
+  // the jobs released, and so the capacity, as they were) or the head changes; caching it keeps
+  // a pass cheap when only submissions arrive, as in evaluation bursts.
   struct Reservation {
     JobId head;
     double shadow_time;

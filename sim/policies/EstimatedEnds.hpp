@@ -1,8 +1,8 @@
 #pragma once
 // Running jobs by estimated end, what backfilling schedulers reserve against: a job started at s
 // is expected to end at s + the run's estimate of its run time (ClusterView::estimate_s,
-// workload.estimates), which never falls short of the recorded run time unless failures make the
-// run longer.
+// workload.estimates). An estimate may fall short (a user's requested time, a run lengthened by
+// failures): the job's estimated end is then in the past until it ends.
 #include "models/workload/Job.hpp"
 
 #include <set>

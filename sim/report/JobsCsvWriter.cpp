@@ -43,7 +43,7 @@ void nodes_held(const Run& run, JobId id, std::vector<NodeId>& held)
 
 // The rows of jobs.csv, field by field, written out a megabyte at a time. Each field goes
 // straight into the block, without a format string or an intermediate copy: jobs.csv has one
-// row of 26 fields per job (819,389 rows, 133 MB, in the trace benchmark).
+// row of 26 to 34 fields per job (819,389 rows, 133 MB, in the trace benchmark).
 class CsvRows {
 public:
   explicit CsvRows(std::ostream& out) : out_(out), block_(BLOCK_BYTES) {}
@@ -116,17 +116,73 @@ private:
   std::size_t used_ = 0;
 };
 
+// The recorded columns some job of the run has a value in: only those are written.
+std::vector<JobsCsvColumn> recorded_columns(const JobTable& jobs)
+{
+  bool wait = false, requested = false, procs = false, group = false, queue = false, partition = false;
+  for (JobId id = 0; id < jobs.count(); ++id) {
+    const Job& job = jobs.job(id);
+    wait = wait || job.recorded_wait_s >= 0;
+    requested = requested || job.requested_s >= 0;
+    procs = procs || job.requested_procs >= 0;
+    const RecordedLabels& labels = job.labels.get();
+    group = group || !labels.group.empty();
+    queue = queue || !labels.queue.empty();
+    partition = partition || !labels.partition.empty();
+  }
+  std::vector<JobsCsvColumn> columns;
+  using C = JobsCsvColumn;
+  for (const auto& [column, present] : {std::pair{C::RecordedWaitS, wait}, {C::RequestedS, requested},
+                                        {C::RequestedProcs, procs}, {C::Group, group}, {C::Queue, queue},
+                                        {C::Partition, partition}})
+    if (present)
+      columns.push_back(column);
+  return columns;
+}
+
+void write_recorded(CsvRows& row, const Job& job, JobsCsvColumn column)
+{
+  row.comma();
+  switch (column) {
+    case JobsCsvColumn::RecordedWaitS:
+      if (job.recorded_wait_s >= 0)
+        row.seconds(job.recorded_wait_s);
+      break;
+    case JobsCsvColumn::RequestedS:
+      if (job.requested_s >= 0)
+        row.seconds(job.requested_s);
+      break;
+    case JobsCsvColumn::RequestedProcs:
+      if (job.requested_procs >= 0)
+        row.integer(job.requested_procs);
+      break;
+    case JobsCsvColumn::Group:
+      row.field(job.labels.get().group);
+      break;
+    case JobsCsvColumn::Queue:
+      row.field(job.labels.get().queue);
+      break;
+    case JobsCsvColumn::Partition:
+      row.field(job.labels.get().partition);
+      break;
+    default: // not a recorded column
+      break;
+  }
+}
+
 } // namespace
 
 void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
 {
   const auto& topology = *result.topology;
   const Run& run = *result.run;
-  // The columns in their declared order (JobsCsvColumns.hpp); with the network model the last two,
-  // each job's training wall time over its reference time and the bus bandwidth its ring got
-  // (docs/network.md).
+  // The columns in their declared order (JobsCsvColumns.hpp): the recorded ones some job has a value
+  // in, and with the network model the last two, each job's training wall time over its reference
+  // time and the bus bandwidth its ring got (docs/network.md).
+  const std::vector<JobsCsvColumn> recorded = recorded_columns(run.jobs());
   for (const JobsCsvColumn column : enum_values<JobsCsvColumn>())
-    if (column < JobsCsvColumn::Slowdown || network_on)
+    if (column < FIRST_RECORDED_COLUMN || (column > LAST_RECORDED_COLUMN && network_on) ||
+        std::find(recorded.begin(), recorded.end(), column) != recorded.end())
       out << (column == JobsCsvColumn::JobName ? "" : ",") << to_string(column);
   out << '\n';
   CsvRows row(out);
@@ -171,6 +227,8 @@ void write_jobs_csv(std::ostream& out, const RunResult& result, bool network_on)
     row.seconds(f.detection_s).comma().seconds(f.waiting_for_person_s).comma().seconds(f.restart_s).comma();
     if (split.ran)
       row.ratio(split.ettr);
+    for (const JobsCsvColumn column : recorded)
+      write_recorded(row, job, column);
     if (network_on) {
       row.comma();
       if (ran)

@@ -85,6 +85,31 @@ TEST_CASE("SWF: the wait the log recorded (field 3) is kept, -1 as none, and a b
   check_diagnostic(errors[0], "t:1", "field 3 (wait time)", "x", "or -1 (unknown)");
 }
 
+TEST_CASE("SWF: the requested time and processors (9, 8), group, queue and partition (13, 15, 16) are kept",
+          "[swf]")
+{
+  const Workload w = read_swf_trace_file(TRACE_DIR + "pwa_small.swf", BadRowPolicy::Error);
+  const Job& first = w.jobs[0]; // job 1
+  CHECK(first.requested_s == 7200);
+  CHECK(first.requested_procs == 8);
+  CHECK(first.labels.get() == RecordedLabels{"1", "1", "1"});
+  const Job& four = w.jobs[1]; // job 4: requested time and processors unknown
+  CHECK(four.requested_s == -1);
+  CHECK(four.requested_procs == -1);
+  CHECK(four.labels.get() == RecordedLabels{"2", "1", "1"});
+  CHECK(w.jobs[2].requested_s == 600); // job 2, of unknown allocation
+  CHECK(w.jobs[2].requested_procs == 16);
+  CHECK(w.jobs[3].labels.get() == RecordedLabels{"", "1", "1"}); // job 3: group -1
+
+  // A field the replay does not need but reads is checked as well.
+  auto errors = errors_of(read_swf, "1 0 0 10 4 -1 -1 4 soon -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  REQUIRE(errors.size() == 1);
+  check_diagnostic(errors[0], "t:1", "field 9 (requested time)", "soon", "or -1 (unknown)");
+  errors = errors_of(read_swf, "1 0 0 10 4 -1 -1 2.5 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  REQUIRE(errors.size() == 1);
+  check_diagnostic(errors[0], "t:1", "field 8 (requested processors)", "2.5", "integer number of processors");
+}
+
 TEST_CASE("SWF bad rows name the line, field and value", "[swf][errors]")
 {
   const std::string text = "; header comment\n" + swf_line("1", "0", "10", "4", "4", "1") + // line 2, fine

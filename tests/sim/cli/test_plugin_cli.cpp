@@ -213,7 +213,8 @@ TEST_CASE("a Python policy sees which links of a ring across three-tier blocks r
 TEST_CASE("a Python policy lists the running jobs with their estimated ends under the run's estimate model")
 {
   // a runs 0-100; b and c start at 100; at 150 b has ended: c (job 2, 200 s) runs, estimated to
-  // end at 100 + 1.5 x 200, and d (job 3, 50 s) waits, estimated at 75 s.
+  // end at 100 + 1.5 x 200, and d (job 3, 50 s) waits, estimated at 75 s (the trace records no
+  // requested time: -1).
   write_scratch_file("plugin_trace.csv", TRACE);
   const auto scenario = write_scratch_file(
       "estimates.yaml", "cluster: {nodes: 2, gpus_per_node: 8, fabric: {nodes_per_leaf: 2}}\n"
@@ -223,7 +224,7 @@ TEST_CASE("a Python policy lists the running jobs with their estimated ends unde
   const auto o = run_acmesim("run '" + scenario.string() + "' --quiet --out '" + (scratch() / "py-est").string() + "'");
   CHECK(o.exit_code == 1);
   CHECK(o.err.find("RuntimeError: running: 2 from 100 to 400 on [(1, 8)]; estimates: {'model': 'factor', "
-                   "'factor': 1.5}; queued 3 estimated 75 s\n") != std::string::npos);
+                   "'factor': 1.5}; queued 3 estimated 75 s, requested -1 s\n") != std::string::npos);
 }
 
 TEST_CASE("a policy that never starts a job stalls the run: exit 1 naming it and the jobs, partial results marked")

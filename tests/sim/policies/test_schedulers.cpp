@@ -78,6 +78,49 @@ TEST_CASE("easy-backfill reserves against the run's estimates: over-estimates ma
   CHECK(view.submit(*s, 20, {make_job(3, 20, 2, 100)}).empty());
 }
 
+namespace {
+
+Job requesting(Job job, double requested_s)
+{
+  job.requested_s = requested_s;
+  return job;
+}
+
+} // namespace
+
+// Two nodes of 8 GPUs. j0 (8 GPUs) runs 100 s but its user asked for 1000; the head j1 needs both
+// nodes. j2 (4 GPUs) runs 500 s and asked for 600: it ends before j0's requested end, not its real one.
+TEST_CASE("easy-backfill backfills by requested times under estimates: requested, by run times under actual")
+{
+  const bool requested = GENERATE(false, true);
+  INFO((requested ? "requested" : "actual"));
+  HandBuiltView view(tiny_cluster(2, 2));
+  view.estimates_model = RuntimeEstimates{requested ? EstimateModel::Requested : EstimateModel::Actual, 1};
+  auto s = easy(view.topology());
+  CHECK(view.submit(*s, 0, {requesting(make_job(0, 0, 8, 100), 1000)}) == Ids{0});
+  const Ids started =
+      view.submit(*s, 10, {requesting(make_job(1, 10, 16, 100), 200), requesting(make_job(2, 10, 4, 500), 600)});
+  // Shadow time 1000 (requested) or 100 (actual): 10 + 600 <= 1000 starts j2; 10 + 500 > 100 does not.
+  CHECK(started == (requested ? Ids{2} : Ids{}));
+}
+
+// A job that runs past its requested time: j0 asked for 100 s and runs 300. Once its request is
+// over it may end at any moment, so nothing may take GPUs the head needs then.
+TEST_CASE("easy-backfill lends no GPU the head needs while a job runs past its requested time")
+{
+  HandBuiltView view(tiny_cluster(2, 2));
+  view.estimates_model = RuntimeEstimates{EstimateModel::Requested, 1};
+  auto s = easy(view.topology());
+  CHECK(view.submit(*s, 0, {requesting(make_job(0, 0, 8, 300), 100)}) == Ids{0});
+  // Shadow time 100: j2, asking for 50 s, ends before it and starts on node1.
+  CHECK(view.submit(*s, 10, {make_job(1, 10, 16, 100), requesting(make_job(2, 10, 4, 40), 50)}) == Ids{2});
+  CHECK(view.finish(*s, 50, 2).empty());
+  // At 150 j0 has overrun its request: even a 1 s job on node1 could delay the head.
+  CHECK(view.submit(*s, 150, {requesting(make_job(3, 150, 4, 1), 1)}).empty());
+  // j0 ends at 300: the head starts, then j3 waits behind it on the full cluster.
+  CHECK(view.finish(*s, 300, 0) == Ids{1});
+}
+
 TEST_CASE("easy-backfill examines at most backfill_depth jobs behind the head")
 {
   HandBuiltView view(tiny_cluster(2, 2));
