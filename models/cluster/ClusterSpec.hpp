@@ -7,6 +7,7 @@
 #include "models/workload/EmpiricalSpec.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -118,10 +119,19 @@ struct StorageSpec {
   double latency_us = 10;
 };
 
+// What a node's processors are. A CPU machine (the machine of an SWF log) is scheduled as a GPU
+// cluster is, one processor for one GPU, but its runs report CPU utilisation and no GPU energy,
+// for which it has no power model.
+enum class ProcessorKind : std::uint8_t { Gpu, Cpu };
+constexpr auto enum_names(ProcessorKind) { return names_in_order<ProcessorKind>("gpu", "cpu"); }
+// What reports call one processor of the kind: "GPU", or "CPU".
+constexpr std::string_view processor_word(ProcessorKind kind) { return kind == ProcessorKind::Cpu ? "CPU" : "GPU"; }
+
 struct ClusterSpec {
   std::string name;
   std::vector<PodSpec> pods;
   StorageSpec storage;
+  ProcessorKind processors = ProcessorKind::Gpu;
 
   int total_nodes() const;
   int total_gpus() const;

@@ -68,8 +68,9 @@ void keep_until_exit(std::shared_ptr<const void> owned)
 
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)
 {
-  log_info(fmt::format("scenario '{}': {} jobs on {} ({} GPUs), scheduler {}", scenario.name, workload.jobs.size(),
-                       scenario.cluster.name, scenario.cluster.total_gpus(), scenario.scheduler.name));
+  log_info(fmt::format("scenario '{}': {} jobs on {} ({} {}s), scheduler {}", scenario.name, workload.jobs.size(),
+                       scenario.cluster.name, scenario.cluster.total_gpus(),
+                       processor_word(scenario.cluster.processors), scenario.scheduler.name));
   for (const auto& pod : scenario.cluster.pods)
     log_debug(fmt::format("pod '{}': {} nodes x {} GPUs, {} compute + {} storage NICs, {} nodes per leaf switch, "
                           "{} spines",
@@ -83,6 +84,13 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
     log_info(fmt::format("{} SWF jobs of unknown fields dropped (workload.on_unknown=drop): submit time {}, run time {}, "
                          "size {}",
                          d.jobs, d.submit_time, d.run_time, d.size));
+  if (scenario.workload.estimates == EstimateModel::Requested) {
+    const RequestedTimes r = requested_times(workload.jobs);
+    log_info(fmt::format("estimates: the requested times of {} jobs ({} ran longer than requested, by up to {:.0f} s: "
+                         "their recorded run times are replayed, no job is killed at its request); {} jobs record "
+                         "none and are estimated by their run time",
+                         r.recorded, r.overran, r.max_overrun_s, r.none));
+  }
   RunOptions options;
   options.engine_logs = verbosity == Verbosity::Verbose;
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))

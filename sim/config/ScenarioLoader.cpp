@@ -40,6 +40,21 @@ void read_cluster_from_trace(ConfigChecker& checker, MapReader& top, const Confi
     scenario.cluster = read_cluster(checker, *cluster, true);
 }
 
+// A CPU machine's jobs (an SWF log's) are not training jobs: there are no rings of gradients to
+// model, so the network model is off; asking for it is an error rather than a silent change.
+void no_training_traffic_on_cpus(ConfigChecker& checker, MapReader& top, Scenario& scenario)
+{
+  if (scenario.cluster.processors != ProcessorKind::Cpu)
+    return;
+  const ConfigNode* network = top.get("network");
+  const ConfigNode* model = network && network->is_map() ? network->find("model") : nullptr;
+  if (model && scenario.network.model != NetworkModel::Off)
+    checker.error(*model, "network.model",
+                  "a CPU machine (cluster.processors: cpu) runs no training traffic to model: set off, or leave "
+                  "it out");
+  scenario.network.model = NetworkModel::Off;
+}
+
 // Every section, through the scenario's table (ScenarioKeys.cpp), in its order. Two sections may
 // be left out in a way the table cannot tell: the cluster when the workload is an SWF log whose
 // header describes its machine, the workload when evaluation campaigns are the whole workload.
@@ -56,6 +71,7 @@ void read_sections(ConfigChecker& checker, MapReader& top, Scenario& scenario)
   if (!top.get("cluster") && trace_node)
     read_cluster_from_trace(checker, top, *trace_node, scenario);
   apply_hardware_defaults(checker, top, scenario);
+  no_training_traffic_on_cpus(checker, top, scenario);
 }
 
 // What one section asks of another.

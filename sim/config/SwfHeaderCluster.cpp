@@ -1,5 +1,6 @@
 #include "sim/config/SwfHeaderCluster.hpp"
 
+#include "models/cluster/ClusterSpec.hpp"
 #include "models/traces/SwfHeader.hpp"
 
 #include <filesystem>
@@ -50,6 +51,8 @@ std::optional<ConfigNode> cluster_from_swf_header(const TraceSpec& trace, const 
   cluster.set("name", header, ConfigNode::make_scalar(name, header));
   set_count(cluster, "nodes", nodes.value, line_of(trace.path, nodes));
   set_count(cluster, "gpus_per_node", procs.value / nodes.value, line_of(trace.path, procs));
+  // The log's machine is a CPU machine: its runs report no GPU energy (ClusterSpec::processors).
+  cluster.set("processors", header, ConfigNode::make_scalar(std::string(to_string(ProcessorKind::Cpu)), header));
   return cluster;
 }
 

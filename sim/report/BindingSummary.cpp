@@ -58,12 +58,13 @@ CpuUtilisation summarise_cpus(const Run& run, double makespan_s)
   return cpu;
 }
 
-std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run)
+std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run, ProcessorKind processors)
 {
   std::vector<BindingFlag> flags;
+  const std::string_view d = processor_word(processors); // "GPU", or "CPU" on a CPU machine
   const CpuUtilisation& cpu = summary.utilisation.cpu;
   const double wait = summary.wait_s.all.mean.value_or(0);
-  if (cpu.over_capacity_share >= CPU_OVER_CAPACITY_SHARE)
+  if (processors == ProcessorKind::Gpu && cpu.over_capacity_share >= CPU_OVER_CAPACITY_SHARE)
     flags.push_back(flag(BindingResource::Cpus,
                          fmt::format("jobs held more CPU cores than the cluster's {} for {} of the run (at most {} of "
                                      "them): CPU capacity is not modelled, so CPU-only jobs started at once; on the "
@@ -73,21 +74,21 @@ std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run)
   const double free_while_queued = summary.utilisation.gpu_free_while_queued;
   if (wait - overhead >= GPUS_QUEUED_S && free_while_queued < SCHEDULING_FREE_WHILE_QUEUED)
     flags.push_back(flag(BindingResource::Gpus,
-                         fmt::format("GPU jobs queued {:.0f} s on average, and while they did only {} of the GPUs "
-                                     "were free: the GPU count holds them back",
-                                     wait - overhead, percent(free_while_queued))));
+                         fmt::format("{} jobs queued {:.0f} s on average, and while they did only {} of the {}s "
+                                     "were free: the {} count holds them back",
+                                     d, wait - overhead, percent(free_while_queued), d, d)));
   if (wait > 0 && overhead >= START_OVERHEAD_SHARE_OF_WAIT * wait)
     flags.push_back(flag(BindingResource::StartOverhead,
-                         fmt::format("the platform's start overhead was {:.0f} s of the {:.0f} s GPU jobs waited on "
+                         fmt::format("the platform's start overhead was {:.0f} s of the {:.0f} s {} jobs waited on "
                                      "average ({}): it, not capacity, sets their wait",
-                                     overhead, wait, percent(overhead / wait))));
+                                     overhead, wait, d, percent(overhead / wait))));
   const double queued = summary.utilisation.queued_time_share;
   if (free_while_queued >= SCHEDULING_FREE_WHILE_QUEUED && queued >= SCHEDULING_QUEUED_TIME)
     flags.push_back(flag(BindingResource::Scheduling,
-                         fmt::format("GPU jobs were queued for {} of the run, and meanwhile {} of the GPUs were free "
-                                     "on average: the scheduler's order, reservations or quotas, GPUs scattered over "
-                                     "nodes, or pod boundaries held them back, not the GPU count",
-                                     percent(queued), percent(free_while_queued))));
+                         fmt::format("{} jobs were queued for {} of the run, and meanwhile {} of the {}s were free "
+                                     "on average: the scheduler's order, reservations or quotas, {}s scattered over "
+                                     "nodes, or pod boundaries held them back, not the {} count",
+                                     d, percent(queued), percent(free_while_queued), d, d, d)));
   return flags;
 }
 

@@ -21,8 +21,8 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
 Json scenario_to_json(const Scenario& scenario);
 // Mean GPUs per state in each bin of the ledger's series (header only without a series).
 // The states the run reports (state_reported), one column each.
-// With the IT power of each bin (Energy.hpp), in kW.
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec& power,
+// With the IT power of each bin (Energy.hpp), in kW, given a power model (none on a CPU machine).
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec* power,
                            const Servers& servers);
 // Chrome trace events; the run must have recorded its timeline (output.timeline).
 void write_timeline_json(std::ostream& out, const Scenario& scenario, const RunResult& result);

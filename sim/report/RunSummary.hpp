@@ -306,7 +306,7 @@ struct RunSummary {
   std::optional<EvaluationSummary> evaluation; // null without evaluation campaigns
   Utilisation utilisation;
   std::vector<BindingFlag> binding;
-  EnergySummary energy;
+  Omittable<EnergySummary> energy; // GPU clusters only: a CPU machine has no power model here
   Omittable<NetworkSummary> network; // with the network model on
   EngineSummary engine;
   Json scenario; // the resolved scenario (ScenarioJson.cpp)

@@ -43,8 +43,9 @@ RunSummary summarise_run(const Scenario& scenario, const Workload& workload, con
                                     result.makespan_s > 0 ? run.engine().queued_s / result.makespan_s : 0.0,
                                     free_while_queued(run),
                                     summarise_cpus(run, result.makespan_s)};
-  summary.binding = what_binds(summary, run);
-  summary.energy = summarise_energy(ledger, scenario.power, servers_of(*result.topology), network);
+  summary.binding = what_binds(summary, run, scenario.cluster.processors);
+  if (scenario.cluster.processors == ProcessorKind::Gpu)
+    summary.energy = summarise_energy(ledger, scenario.power, servers_of(*result.topology), network);
   if (auto network_part = summarise_network(result))
     summary.network = std::move(*network_part);
   const EngineCounters& engine = run.engine();

@@ -79,9 +79,10 @@ TrainingSummary summarise_training(const Run& run);
 std::optional<EvaluationSummary> summarise_evaluation(const Scenario& scenario, const Run& run);
 // The CPU cores jobs held over the run, as shares of the cluster's cores and of the makespan.
 CpuUtilisation summarise_cpus(const Run& run, double makespan_s);
-// What held GPU jobs back, from the summary's figures and the jobs' start overheads; each flag's
-// rule and threshold: docs/outputs.md, "What binds".
-std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run);
+// What held GPU jobs back (a CPU machine's jobs: its words say CPU, and host CPU cores are not
+// flagged), from the summary's figures and the jobs' start overheads; each flag's rule and
+// threshold: docs/outputs.md, "What binds".
+std::vector<BindingFlag> what_binds(const RunSummary& summary, const Run& run, ProcessorKind processors);
 // Slowdowns per job type, communication GPU-hours, the busiest links and the NICs' load;
 // nullopt with the network model off.
 std::optional<NetworkSummary> summarise_network(const RunResult& result);

@@ -34,7 +34,8 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
       write_failure_list(out, result.run->statistics().applied_failures(), *result.topology);
     });
   write_file(dir, result_file::UTILISATION, [&](std::ostream& out) {
-    write_utilisation_csv(out, result.run->ledger(), scenario.network.on(), scenario.power,
+    write_utilisation_csv(out, result.run->ledger(), scenario.network.on(),
+                          scenario.cluster.processors == ProcessorKind::Gpu ? &scenario.power : nullptr,
                           servers_of(*result.topology));
   });
   if (scenario.output.timeline)

@@ -11,20 +11,28 @@ namespace acmesim {
 
 namespace {
 
-std::string describe(const TimeStats& s)
+// What the cluster's processors are called: a CPU machine (an SWF log's) says CPU where a GPU
+// cluster says GPU, and prints no host-CPU line and no energy (ClusterSpec::processors).
+struct ProcessorWords {
+  explicit ProcessorWords(ProcessorKind kind) : cpu_machine(kind == ProcessorKind::Cpu) {}
+  bool cpu_machine;
+  std::string_view device() const { return processor_word(cpu_machine ? ProcessorKind::Cpu : ProcessorKind::Gpu); }
+};
+
+std::string describe(const TimeStats& s, const ProcessorWords& w)
 {
   if (s.count == 0)
-    return "no GPU job ran";
+    return fmt::format("no {} job ran", w.device());
   return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}", *s.mean, *s.p50, *s.p95, *s.p99);
 }
 
 // Waiting and completion per job type: the view the Acme paper takes (Fig. 6).
-void print_by_type(std::ostream& out, const RunSummary& summary)
+void print_by_type(std::ostream& out, const RunSummary& summary, const ProcessorWords& w)
 {
   if (summary.wait_s.by_type.empty())
     return;
-  out << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", "GPU jobs", "count", "wait mean", "wait p95",
-                     "JCT mean", "JCT p95");
+  out << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", fmt::format("{} jobs", w.device()), "count",
+                     "wait mean", "wait p95", "JCT mean", "JCT p95");
   for (const auto& [type, wait] : summary.wait_s.by_type) {
     const TimeStats& jct = summary.jct_s.by_type.at(type);
     out << fmt::format("  {:<10} {:>8} {:>12.1f} {:>12.1f} {:>12.1f} {:>12.1f}\n", to_string(type), wait.count,
@@ -33,7 +41,7 @@ void print_by_type(std::ostream& out, const RunSummary& summary)
 }
 
 // Lost GPU-hours by cause and effective training time, when the run had failures or checkpoints.
-void print_faults(std::ostream& out, const RunSummary& summary)
+void print_faults(std::ostream& out, const RunSummary& summary, const ProcessorWords& w)
 {
   const StateHours& lost = summary.lost_gpu_hours;
   const StateHours& unavailable = summary.unavailable_gpu_hours;
@@ -48,11 +56,11 @@ void print_faults(std::ostream& out, const RunSummary& summary)
   for (GpuState s : LOST_GPU_STATES)
     if (const auto hours = lost.by_state.find(s); hours != lost.by_state.end())
       causes.push_back(fmt::format("{} {:.0f}", state_label(s), hours->second));
-  out << fmt::format("lost GPU-h   {:.0f} of work: {}\n", lost.total, join_names(causes));
+  out << fmt::format("lost {}-h   {:.0f} of work: {}\n", w.device(), lost.total, join_names(causes));
   std::vector<std::string> unused;
   for (GpuState s : UNAVAILABLE_GPU_STATES)
     unused.push_back(fmt::format("{} {:.0f}", state_label(s), unavailable.by_state.at(s)));
-  out << fmt::format("unavailable  {:.0f} GPU-h of capacity: {}\n", unavailable.total, join_names(unused));
+  out << fmt::format("unavailable  {:.0f} {}-h of capacity: {}\n", unavailable.total, w.device(), join_names(unused));
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     out << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "
@@ -90,36 +98,41 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
   const JobCounts& jobs = summary.jobs;
   const StateHours& hours = summary.gpu_hours;
   const CpuUtilisation& cpu = summary.utilisation.cpu;
+  const ProcessorWords w(scenario.cluster.processors);
+  const std::string_view device = w.device();
   out << fmt::format("scenario     {} (seed {})\n", summary.scenario_name, summary.seed)
-      << fmt::format("cluster      {}: {} nodes, {} GPUs\n", scenario.cluster.name,
-                     scenario.cluster.total_nodes(), scenario.cluster.total_gpus())
+      << fmt::format("cluster      {}: {} nodes, {} {}s{}\n", scenario.cluster.name, scenario.cluster.total_nodes(),
+                     scenario.cluster.total_gpus(), device, w.cpu_machine ? " (a CPU machine)" : "")
       << fmt::format("scheduler    {}, placement {}\n", scenario.scheduler.name, scenario.scheduler.placement)
-      << fmt::format("jobs         {} ({} GPU, {} CPU-only, {} rejected as larger than any pod)\n", jobs.total,
-                     jobs.gpu, jobs.cpu_only, jobs.rejected)
+      << fmt::format("jobs         {} ({} {}, {} {}, {} rejected as larger than any pod)\n", jobs.total, jobs.gpu,
+                     device, jobs.cpu_only, w.cpu_machine ? "of no processor" : "CPU-only", jobs.rejected)
       << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
-      << "wait (GPU)   " << describe(summary.wait_s.all) << '\n'
-      << "JCT (GPU)    " << describe(summary.jct_s.all) << '\n'
-      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; GPU jobs queued {:.1f}% of the time, with "
-                     "{:.1f}% of GPUs free meanwhile\n",
+      << fmt::format("wait ({})   ", device) << describe(summary.wait_s.all, w) << '\n'
+      << fmt::format("JCT ({})    ", device) << describe(summary.jct_s.all, w) << '\n'
+      << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; {} jobs queued {:.1f}% of the time, with "
+                     "{:.1f}% of {}s free meanwhile\n",
                      100 * summary.utilisation.mean_gpu_busy, 100 * summary.utilisation.mean_gpu_allocated,
-                     100 * summary.utilisation.queued_time_share, 100 * summary.utilisation.gpu_free_while_queued)
-      << fmt::format("CPUs         {:.1f}% busy of {} cores; jobs held {:.1f}% of them on average, at most {:.1f}%{}\n",
-                     100 * cpu.mean_busy, cpu.cpus, 100 * cpu.mean_demand, 100 * cpu.peak_demand,
-                     cpu.over_capacity_share > 0
-                         ? fmt::format(", more than all for {:.1f}% of the time", 100 * cpu.over_capacity_share)
-                         : std::string())
-      << fmt::format("GPU-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n",
+                     device, 100 * summary.utilisation.queued_time_share,
+                     100 * summary.utilisation.gpu_free_while_queued, device);
+  if (!w.cpu_machine) // a CPU machine's processors are its CPUs: no host CPUs beside them
+    out << fmt::format("CPUs         {:.1f}% busy of {} cores; jobs held {:.1f}% of them on average, at most "
+                       "{:.1f}%{}\n",
+                       100 * cpu.mean_busy, cpu.cpus, 100 * cpu.mean_demand, 100 * cpu.peak_demand,
+                       cpu.over_capacity_share > 0
+                           ? fmt::format(", more than all for {:.1f}% of the time", 100 * cpu.over_capacity_share)
+                           : std::string());
+  out << fmt::format("{}-hours    {:.0f} busy, {:.0f} stranded, {:.0f} idle, {:.0f} total\n", device,
                      hours.by_state.at(GpuState::Busy), hours.by_state.at(GpuState::Stranded),
-                     hours.by_state.at(GpuState::Idle), hours.total)
-      << fmt::format("energy       {:.1f} MWh IT ({:.1f} MWh with PUE {:g}), mean {:.0f} kW; GPUs {:.0f} W on "
-                     "average, {:.1f}% of GPU-time not computing\n",
-                     summary.energy.it_kwh / 1000, summary.energy.facility_kwh / 1000, summary.energy.pue,
-                     summary.energy.mean_it_kw, summary.energy.mean_gpu_w,
-                     100 * summary.energy.idle_gpu_time_share);
+                     hours.by_state.at(GpuState::Idle), hours.total);
+  if (const auto& energy = summary.energy)
+    out << fmt::format("energy       {:.1f} MWh IT ({:.1f} MWh with PUE {:g}), mean {:.0f} kW; GPUs {:.0f} W on "
+                       "average, {:.1f}% of GPU-time not computing\n",
+                       energy->it_kwh / 1000, energy->facility_kwh / 1000, energy->pue, energy->mean_it_kw,
+                       energy->mean_gpu_w, 100 * energy->idle_gpu_time_share);
   for (const auto& flag : summary.binding)
     out << fmt::format("binding      {}: {}\n", flag.resource, flag.why);
-  print_by_type(out, summary);
-  print_faults(out, summary);
+  print_by_type(out, summary, w);
+  print_faults(out, summary, w);
   print_evaluation(out, summary);
   // failures.csv is written whenever failures are on (a model, or a recorded list).
   const bool failures = scenario.failures.source != FailureSpec::Source::None;

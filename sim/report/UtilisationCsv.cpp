@@ -1,5 +1,6 @@
 // utilisation.csv: the ledger's series, one row per bin of output.utilisation_bin_s, each state
-// as the mean number of GPUs in it over the bin, then the bin's mean IT power (docs/outputs.md).
+// as the mean number of GPUs in it over the bin, then, on a GPU cluster, the bin's mean IT power
+// (docs/outputs.md).
 #include "sim/report/EnergySummary.hpp"
 #include "sim/report/Reports.hpp"
 
@@ -10,14 +11,14 @@
 
 namespace acmesim {
 
-void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec& power,
+void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network_on, const PowerSpec* power,
                            const Servers& servers)
 {
   out << "start_s,end_s";
   for (GpuState s : enum_values<GpuState>())
     if (state_reported(s, network_on))
       out << ',' << to_string(s);
-  out << ",it_power_kw\n";
+  out << (power ? ",it_power_kw\n" : "\n");
   const auto& series = ledger.series();
   fmt::memory_buffer row;
   for (std::size_t k = 0; k < series.size(); ++k) {
@@ -31,7 +32,10 @@ void write_utilisation_csv(std::ostream& out, const Ledger& ledger, bool network
     for (GpuState s : enum_values<GpuState>())
       if (state_reported(s, network_on))
         fmt::format_to(std::back_inserter(row), ",{:.6f}", series[k][static_cast<std::size_t>(s)] / (end - start));
-    fmt::format_to(std::back_inserter(row), ",{:.3f}\n", it_power_w(drawn_seconds(series[k]), end - start, power, servers) / 1000);
+    if (power)
+      fmt::format_to(std::back_inserter(row), ",{:.3f}",
+                     it_power_w(drawn_seconds(series[k]), end - start, *power, servers) / 1000);
+    row.push_back('\n');
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }
 }

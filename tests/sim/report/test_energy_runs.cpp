@@ -21,20 +21,21 @@ TEST_CASE("energy of one job on one node, with its power model, exact")
   const RunResult r = run_simulation(scenario, w);
   const RunSummary s = summarise_run(scenario, w, r);
   const double joules = 400 * 300 + 400 * 50 + 100 * 1000; // 240,000 J
-  CHECK(s.energy.it_kwh == Approx(joules / 3.6e6));
-  CHECK(s.energy.facility_kwh == Approx(1.25 * joules / 3.6e6));
-  CHECK(s.energy.gpu_kwh.at(GpuState::Busy) == Approx(120000 / 3.6e6));
-  CHECK(s.energy.gpu_kwh.at(GpuState::Idle) == Approx(20000 / 3.6e6));
-  CHECK(s.energy.node_base_kwh == Approx(100000 / 3.6e6));
-  CHECK(s.energy.mean_it_kw == Approx(2.4));
-  REQUIRE(s.energy.peak_it_kw);
-  CHECK(*s.energy.peak_it_kw == Approx(2.4)); // both bins alike
-  CHECK(s.energy.mean_gpu_w == Approx(175));  // (300 + 50) / 2
-  CHECK(s.energy.idle_gpu_time_share == Approx(0.5));
-  CHECK(s.energy.mean_server_w == Approx(2400));
+  REQUIRE(s.energy);
+  CHECK(s.energy->it_kwh == Approx(joules / 3.6e6));
+  CHECK(s.energy->facility_kwh == Approx(1.25 * joules / 3.6e6));
+  CHECK(s.energy->gpu_kwh.at(GpuState::Busy) == Approx(120000 / 3.6e6));
+  CHECK(s.energy->gpu_kwh.at(GpuState::Idle) == Approx(20000 / 3.6e6));
+  CHECK(s.energy->node_base_kwh == Approx(100000 / 3.6e6));
+  CHECK(s.energy->mean_it_kw == Approx(2.4));
+  REQUIRE(s.energy->peak_it_kw);
+  CHECK(*s.energy->peak_it_kw == Approx(2.4)); // both bins alike
+  CHECK(s.energy->mean_gpu_w == Approx(175));  // (300 + 50) / 2
+  CHECK(s.energy->idle_gpu_time_share == Approx(0.5));
+  CHECK(s.energy->mean_server_w == Approx(2400));
   // utilisation.csv: each 50 s bin at 2.4 kW.
   std::ostringstream csv;
-  write_utilisation_csv(csv, r.run->ledger(), false, scenario.power, servers_of(*r.topology));
+  write_utilisation_csv(csv, r.run->ledger(), false, &scenario.power, servers_of(*r.topology));
   CHECK(csv.str().find(",it_power_kw\n") != std::string::npos);
   CHECK(csv.str().find("0.000,50.000,4.000000,4.000000,") != std::string::npos);
   CHECK(csv.str().find(",2.400\n50.000,100.000,") != std::string::npos);

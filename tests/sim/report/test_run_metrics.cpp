@@ -45,9 +45,10 @@ RunSummary summary()
   for (GpuState state : UNAVAILABLE_GPU_STATES)
     s.unavailable_gpu_hours.by_state[state] = 10 * ++hours; // down 80, spare 90, stranded 100
   s.unavailable_gpu_hours.total = 270;
-  s.energy.it_kwh = 120;
-  s.energy.facility_kwh = 150;
-  s.energy.mean_it_kw = 2.5;
+  s.energy.emplace();
+  s.energy->it_kwh = 120;
+  s.energy->facility_kwh = 150;
+  s.energy->mean_it_kw = 2.5;
   s.jobs.rejected = 2;
   s.training.ettr.count = 1;
   s.training.ettr.mean = 0.97;
@@ -133,7 +134,7 @@ TEST_CASE("a run that has everything the table measures reports every declared m
   s.evaluation = EvaluationSummary{};
   s.evaluation->feedback_latency_s.count = 1;
   s.evaluation->feedback_latency_s.mean = s.evaluation->feedback_latency_s.p95 = 600;
-  s.energy.peak_it_kw = 3;
+  s.energy->peak_it_kw = 3;
   // A name whose path summary.json does not hold would be missing here.
   std::vector<std::string> reported;
   for (const auto& m : run_metrics(s))
@@ -164,12 +165,21 @@ TEST_CASE("the table declares each metric once, with a unit and a line of help, 
   CHECK(metric_table_json().size() == metric_names().size());
 }
 
+TEST_CASE("a CPU machine's run has no energy metrics, and is not an error for lacking them")
+{
+  RunSummary s = summary();
+  s.energy.reset(); // processors: cpu
+  for (const auto& m : run_metrics(s))
+    CHECK(m.name.rfind("energy.", 0) == std::string::npos);
+  CHECK(Json(s).contains("energy") == false);
+}
+
 TEST_CASE("the peak IT power is a metric when the run kept a series of bins")
 {
   RunSummary s = summary();
   for (const auto& m : run_metrics(s))
     CHECK(m.name != "energy.peak_it_kw"); // no series: null in summary.json
-  s.energy.peak_it_kw = 4.25;
+  s.energy->peak_it_kw = 4.25;
   const auto metrics = run_metrics(s);
   const auto peak = std::find_if(metrics.begin(), metrics.end(),
                                  [](const RunMetric& m) { return m.name == "energy.peak_it_kw"; });
