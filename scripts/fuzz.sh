@@ -32,6 +32,7 @@ seeds() {
   fuzz_trace_philly) ls tests/data/traces/philly_small.json ;;
   fuzz_trace_helios) ls tests/data/traces/helios_small.csv ;;
   fuzz_trace_file) ls tests/data/traces/pwa_small.swf tests/data/traces/pwa_small.swf.gz ;;
+  fuzz_run_job_waits) ls tests/fuzz/seeds/run-jobs.csv ;;
   fuzz_failure_list) ls tests/fuzz/seeds/failures.csv ;;
   fuzz_collectives) ls configs/collectives/*.csv ;;
   fuzz_sweep) ls sweeps/*.yaml ;;
@@ -42,8 +43,8 @@ seeds() {
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(fuzz_scenario fuzz_override fuzz_catalogue fuzz_trace_acme fuzz_trace_jobs fuzz_trace_swf
-             fuzz_trace_philly fuzz_trace_helios fuzz_trace_file fuzz_failure_list fuzz_collectives fuzz_sweep
-             fuzz_plan)
+             fuzz_trace_philly fuzz_trace_helios fuzz_trace_file fuzz_run_job_waits fuzz_failure_list
+             fuzz_collectives fuzz_sweep fuzz_plan)
 fi
 mkdir -p build-asan/findings
 for h in "${harnesses[@]}"; do

@@ -51,6 +51,7 @@ usage:
   acmesim plot RESULTS_DIR [--format png|svg] [--out DIR]
   acmesim report RESULTS_DIR [--out FILE]
   acmesim workload stats TRACE [--format F] [--against seren|kalos|...] [--json] [--on-bad-row error|skip]
+  acmesim workload stats --recorded-vs-simulated RESULTS_DIR [--json]
   acmesim collective --preset NAME [--pod NAME] --nodes N --op allreduce|allgather|reducescatter|alltoall|sendrecv
                      [--sizes 1M:8G] [--measured FILE] [--json] [--set key.path=value ...]
   acmesim --help | --version
@@ -60,7 +61,8 @@ Without SCENARIO.yaml, run uses the embedded default scenario. Results go to --o
 adds timeline.json (Chrome trace events, for Perfetto). compare runs two scenarios over the
 same seeds and reports paired differences; sweep runs a grid of overrides, one process per point;
 plan finds the cheapest configuration that meets targets with confidence; report writes one
-self-contained HTML page of any results directory; collective prints
+self-contained HTML page of any results directory; workload stats --recorded-vs-simulated sets a
+replayed log's recorded waits beside the run's; collective prints
 what the collective model gives, as nccl-tests prints its measurements.
 Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error, 3 (plan) no
 configuration meets every target.

@@ -3,7 +3,8 @@
 // the statistics of a trace in the terms of the Acme paper, optionally next to the published
 // values (docs/workload-stats.md). The numbers come from models/workload and the report from
 // sim/report/TraceStats*; this file reads the options and the trace, and fetches the embedded
-// published CSVs.
+// published CSVs. `acmesim workload stats --recorded-vs-simulated RESULTS_DIR [--json]`: a replayed
+// log's recorded waits beside the run's (sim/report/RecordedVsSimulated).
 #include "models/acme/PublishedAcme.hpp"
 #include "models/acme/TraceComparison.hpp"
 #include "models/acme/TraceStatistics.hpp"
@@ -15,11 +16,13 @@
 #include "sim/cli/WorkloadCommand.hpp"
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/report/JsonText.hpp"
+#include "sim/report/RecordedVsSimulated.hpp"
 #include "sim/report/TraceStatsReport.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <array>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -33,10 +36,12 @@ namespace acmesim {
 namespace {
 
 constexpr const char* USAGE = "usage: acmesim workload stats TRACE [--format F] [--against CLUSTER] [--cluster NAME] "
-                              "[--json] [--on-bad-row error|skip] [--on-unknown error|drop]";
+                              "[--json] [--on-bad-row error|skip] [--on-unknown error|drop]\n"
+                              "       acmesim workload stats --recorded-vs-simulated RESULTS_DIR [--json]";
 
 struct StatsOptions {
   std::string trace;
+  std::optional<std::string> results_dir; // --recorded-vs-simulated: a run's, instead of a trace
   TraceFormat format = TraceFormat::Acme;
   std::optional<std::string> against; // "seren" or "kalos"
   std::optional<std::string> cluster; // only the jobs whose home is this (a run's jobs.csv: its pod)
@@ -57,6 +62,9 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
       "cluster", po::value<std::string>(),
       "only the jobs of this cluster: in a run's jobs.csv, those that ran on the pod of this name")(
       "json", "one JSON document on stdout instead of the text report")(
+      "recorded-vs-simulated", po::value<std::string>(),
+      "RESULTS_DIR of a run that replayed a log: the waits the log recorded beside the run's, instead of a trace's "
+      "statistics")(
       "on-bad-row", po::value<std::string>()->default_value("error"), "error or skip")(
       "on-unknown", po::value<std::string>()->default_value("error"),
       "SWF: a job of unknown (-1) submit time, run time or size is a bad row (error) or left out and counted (drop)");
@@ -67,9 +75,19 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
     std::cout << USAGE << "\n\n" << options;
     return std::nullopt;
   }
+  StatsOptions o;
+  o.json = vm.count("json") > 0;
+  if (vm.count("recorded-vs-simulated")) {
+    if (vm.count("trace"))
+      throw UsageError("--recorded-vs-simulated reads a run's jobs.csv: give no trace beside it");
+    for (const char* other : {"format", "against", "cluster", "on-bad-row", "on-unknown"})
+      if (vm.count(other) && !vm[other].defaulted())
+        throw UsageError(std::string("--") + other + " applies to a trace's statistics, not to --recorded-vs-simulated");
+    o.results_dir = vm["recorded-vs-simulated"].as<std::string>();
+    return o;
+  }
   if (!vm.count("trace"))
     throw UsageError("workload stats needs a trace file");
-  StatsOptions o;
   o.trace = vm["trace"].as<std::string>();
   if (vm.count("format")) {
     const auto f = parse_enum<TraceFormat>(vm["format"].as<std::string>());
@@ -84,7 +102,6 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
   }
   if (vm.count("cluster"))
     o.cluster = vm["cluster"].as<std::string>();
-  o.json = vm.count("json") > 0;
   const std::string policy = vm["on-bad-row"].as<std::string>();
   if (policy != "error" && policy != "skip")
     throw UsageError("unknown --on-bad-row '" + policy + "'; expected error or skip");
@@ -114,6 +131,23 @@ void keep_cluster(Workload& workload, const std::string& cluster, const std::str
                                               : "no job of this cluster; the trace has jobs of " + join_names(homes)});
 }
 
+// --recorded-vs-simulated: the run's jobs.csv, its recorded waits beside its simulated ones.
+int recorded_vs_simulated(const StatsOptions& options)
+{
+  const std::filesystem::path dir = *options.results_dir;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw InputError(Diagnostic{dir.string(), "--recorded-vs-simulated", "",
+                                "not a directory: expected a run's results directory, holding its jobs.csv"});
+  const std::string jobs = (dir / "jobs.csv").string();
+  const RecordedVsSimulated r = compare_recorded_waits(read_run_job_waits(jobs));
+  if (options.json)
+    write_json(std::cout, recorded_vs_simulated_json(jobs, r));
+  else
+    print_recorded_vs_simulated(std::cout, jobs, r);
+  return EXIT_OK;
+}
+
 } // namespace
 
 int cmd_workload_stats(const std::vector<std::string>& args)
@@ -121,6 +155,8 @@ int cmd_workload_stats(const std::vector<std::string>& args)
   const auto options = parse_stats_options(args);
   if (!options)
     return EXIT_OK;
+  if (options->results_dir)
+    return recorded_vs_simulated(*options);
   // Published targets first: a broken build fails before a long trace is read.
   std::optional<PublishedAcme> acme;
   const PublishedCluster* published = nullptr;

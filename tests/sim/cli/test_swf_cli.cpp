@@ -145,4 +145,92 @@ TEST_CASE("a gzip log of the archive runs with two lines of YAML, on the machine
   CHECK(has(bzip2.err, "log.swf.bz2: is compressed with bzip2, which acmesim does not read"));
 }
 
+TEST_CASE("a log's own machine is a CPU machine, and what the log recorded sits beside what was simulated")
+{
+  const std::string log = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces/pwa_small.swf";
+  const CliOutcome own = run_acmesim("run " + scenario("own", log).string() + " --out " + (scratch() / "own").string());
+  INFO(own.err);
+  REQUIRE(own.exit_code == 0);
+  CHECK(has(own.out, "128 CPUs (a CPU machine)"));
+  CHECK(has(own.out, "CPU-hours"));
+  CHECK_FALSE(has(own.out, "energy"));
+  CHECK_FALSE(has(own.out, "GPU"));
+  const nlohmann::json summary = summary_of("own");
+  CHECK_FALSE(summary.contains("energy"));
+  CHECK(summary["scenario"]["cluster"]["processors"] == "cpu");
+  CHECK(slurp(scratch() / "own" / "utilisation.csv").find("it_power_kw") == std::string::npos);
+  // Its jobs are not training jobs: no network model, and asking for one is an error.
+  CHECK(summary["scenario"]["network"]["model"] == "off");
+  const CliOutcome flows = run_acmesim("validate " + scenario("flows", log, "network: {model: flows}\n").string());
+  CHECK(flows.exit_code == 2);
+  CHECK(has(flows.err, "a CPU machine (cluster.processors: cpu) runs no training traffic"));
+  // The log's requested times (field 9) are the estimates by default; job 4 records none.
+  CHECK(summary["scenario"]["workload"]["estimates"] == "requested");
+  CHECK(has(own.err, "estimates: the requested times of 5 jobs (0 ran longer than requested"));
+  CHECK(has(own.err, "1 jobs record none and are estimated by their run time"));
+  // jobs.csv: the recorded wait, requested time and processors, group, queue and partition.
+  const std::string jobs = slurp(scratch() / "own" / "jobs.csv");
+  const std::string header = jobs.substr(0, jobs.find('\n'));
+  CHECK(has(header, ",ettr,recorded_wait_s,requested_s,requested_procs,group,queue,partition"));
+  CHECK(has(jobs, ",10.000,7200.000,8,1,1,1\n"));  // job 1
+  CHECK(has(jobs, ",0.000,,,2,1,1\n"));             // job 4: requested time and processors unknown
+
+  // A cluster the scenario gives is a GPU cluster unless it says otherwise; estimates can be set.
+  const CliOutcome given = run_acmesim(
+      "run " + scenario("given", log, "  estimates: actual\ncluster: {nodes: 4, gpus_per_node: 32}\n").string() +
+      " --quiet --out " + (scratch() / "given").string());
+  REQUIRE(given.exit_code == 0);
+  CHECK(summary_of("given")["energy"]["it_kwh"].is_number());
+  CHECK(summary_of("given")["scenario"]["workload"]["estimates"] == "actual");
+  const CliOutcome cpu = run_acmesim(
+      "run " + scenario("cpu", log, "cluster: {nodes: 4, gpus_per_node: 32, processors: cpu}\n").string() +
+      " --out " + (scratch() / "cpu").string());
+  REQUIRE(cpu.exit_code == 0);
+  CHECK(has(cpu.out, "128 CPUs (a CPU machine)"));
+  CHECK_FALSE(summary_of("cpu").contains("energy"));
+}
+
+TEST_CASE("workload stats --recorded-vs-simulated sets a log's recorded waits beside the run's")
+{
+  const std::string log = std::string(ACMESIM_SOURCE_DIR) + "/tests/data/traces/pwa_small.swf";
+  const fs::path out = scratch() / "rvs";
+  REQUIRE(run_acmesim("run " + scenario("rvs", log).string() + " --quiet --out " + out.string()).exit_code == 0);
+  const CliOutcome text = run_acmesim("workload stats --recorded-vs-simulated " + out.string());
+  INFO(text.out + text.err);
+  REQUIRE(text.exit_code == 0);
+  // Waits 10, 5, 0, 0, 0 recorded (job 2 has none); 128 CPUs start every job at once.
+  CHECK(has(text.out, "5 compared; 1 without a recorded wait, 0 never started in the run"));
+  CHECK(has(text.out, "wait (s) mean"));
+  CHECK(has(text.out, "3.0            0.0       0.00"));
+  CHECK(has(text.out, "differ by at most 0.400 (at 0 s)"));
+  const CliOutcome json = run_acmesim("workload stats --json --recorded-vs-simulated " + out.string());
+  REQUIRE(json.exit_code == 0);
+  CHECK(nlohmann::json::parse(json.out)["compared"]["wait_s"]["recorded"]["mean"] == 3.0);
+
+  // A log without recorded waits says so; a directory that is not a run's, or a bad cell, is exit 2.
+  write_scratch_file("no-waits.swf", "; MaxProcs: 64\n"
+                                     "1 0 -1 100 8 -1 -1 -1 -1 -1 1 1 1 -1 1 1 -1 -1\n");
+  const fs::path none = scratch() / "none";
+  REQUIRE(run_acmesim("run " + scenario("none", "no-waits.swf").string() + " --quiet --out " + none.string())
+              .exit_code == 0);
+  const CliOutcome no_waits = run_acmesim("workload stats --recorded-vs-simulated " + none.string());
+  CHECK(no_waits.exit_code == 0);
+  CHECK(has(no_waits.out, "the log records no waits"));
+  const CliOutcome not_dir = run_acmesim("workload stats --recorded-vs-simulated " + (scratch() / "nowhere").string());
+  CHECK(not_dir.exit_code == 2);
+  CHECK(has(not_dir.err, "not a directory"));
+  fs::create_directories(scratch() / "broken");
+  write_scratch_file("broken/jobs.csv", "job_id,gpus,wait_s,jct_s,recorded_wait_s\n\"a,b\",4,soon,10,2\n");
+  const CliOutcome broken = run_acmesim("workload stats --recorded-vs-simulated " + (scratch() / "broken").string());
+  CHECK(broken.exit_code == 2);
+  CHECK(has(broken.err, "jobs.csv:2"));
+  CHECK(has(broken.err, "wait_s"));
+  CHECK(has(broken.err, "soon"));
+  write_scratch_file("broken/jobs.csv", "job_id,wait_s\n1,2\n");
+  const CliOutcome columns = run_acmesim("workload stats --recorded-vs-simulated " + (scratch() / "broken").string());
+  CHECK(columns.exit_code == 2);
+  CHECK(has(columns.err, "missing column"));
+  CHECK(run_acmesim("workload stats " + log + " --recorded-vs-simulated " + out.string()).exit_code == 2);
+}
+
 } // namespace swf_cli
