@@ -180,9 +180,11 @@ int cmd_validate(const std::vector<std::string>& args)
   const Scenario scenario = load(vm);
   const Workload workload = load_workload(scenario); // reads every trace row
   check_utilisation_bins(scenario, workload);
-  std::cout << fmt::format("ok: scenario '{}': {} jobs, cluster {} ({} nodes, {} GPUs), scheduler {} with {} placement\n",
+  std::cout << fmt::format("ok: scenario '{}': {} jobs, cluster {} ({} nodes, {} {}s), scheduler {} with {} "
+                           "placement\n",
                            scenario.name, workload.jobs.size(), scenario.cluster.name, scenario.cluster.total_nodes(),
-                           scenario.cluster.total_gpus(), scenario.scheduler.name, scenario.scheduler.placement);
+                           scenario.cluster.total_gpus(), processor_word(scenario.cluster.processors),
+                           scenario.scheduler.name, scenario.scheduler.placement);
   return EXIT_OK;
 }
 

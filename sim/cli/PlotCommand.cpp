@@ -6,6 +6,7 @@
 // than anything a C++ build can depend on; these commands check their arguments, run the script
 // with python3 and pass its exit code on. What the script needs of acmesim's declarations (the
 // metric table, the jobs.csv columns, a run's summary.json) it is given (plot_facts).
+#include "models/cluster/ClusterSpec.hpp"
 #include "models/common/InputError.hpp"
 #include "models/traces/JobsCsvColumns.hpp"
 #include "sim/cli/CommandLine.hpp"
@@ -24,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +93,12 @@ Json run_figure_facts(const std::filesystem::path& results)
   Json labels = Json::object();
   for (const GpuState state : enum_values<GpuState>())
     labels[std::string(to_string(state))] = state_label(state);
+  // What the figures call a processor: "CPU" on a CPU machine (cluster.processors; a summary
+  // written before the key existed is a GPU cluster's).
+  std::optional<ProcessorKind> kind;
+  if (const auto cluster = summary.scenario.find("cluster"); cluster != summary.scenario.end() && cluster->is_object())
+    if (const auto p = cluster->find("processors"); p != cluster->end() && p->is_string())
+      kind = parse_enum<ProcessorKind>(p->get<std::string>());
   return Json{{"scenario_name", summary.scenario_name},
               {"seed", summary.seed},
               {"jobs",
@@ -105,6 +113,7 @@ Json run_figure_facts(const std::filesystem::path& results)
               {"unavailable_gpu_hours", by_label(UNAVAILABLE_GPU_STATES, summary.unavailable_gpu_hours)},
               {"unavailable_gpu_hours_total", summary.unavailable_gpu_hours.total},
               {"state_labels", labels},
+              {"device", processor_word(kind.value_or(ProcessorKind::Gpu))},
               {"metrics", metrics}};
 }
 

@@ -179,22 +179,25 @@ def report_run(results, facts):
     headline = [(m["help"], shown_value(metrics[m["name"]], m["unit"]), m["name"])
                 for m in FACTS["metrics"] if m["headline"] and m["name"] in metrics]
     share = facts["lost_gpu_hours_total"] / facts["gpu_hours_total"] if facts["gpu_hours_total"] else 0.0
-    headline.append(("GPU-hours of capacity unavailable", shown_value(facts["unavailable_gpu_hours_total"], "GPU-h"),
-                     "unavailable_gpu_hours.total"))
+    device = facts["device"]  # "GPU", or "CPU" on a CPU machine
+    headline.append((f"{device}-hours of capacity unavailable",
+                     shown_value(facts["unavailable_gpu_hours_total"], f"{device}-h"), "unavailable_gpu_hours.total"))
     jobs = facts["jobs"]
-    run = table(["scenario", "seed", "jobs", "GPU jobs", "CPU-only jobs", "rejected (larger than any pod)"],
+    run = table(["scenario", "seed", "jobs", f"{device} jobs", "jobs of no processor" if device == "CPU" else
+                 "CPU-only jobs", "rejected (larger than any pod)"],
                 [[esc(facts["scenario_name"]), esc(facts["seed"])] + [esc(f"{jobs[k]:,}") for k in
                                                                       ("total", "gpu", "cpu_only", "rejected")]])
     rows = [[esc(m["name"]), esc(shown_value(metrics[m["name"]], m["unit"])), esc(m["better"]), esc(m["help"])]
             for m in FACTS["metrics"] if m["name"] in metrics]
-    lost = [[esc(item["label"]), esc(shown_value(item["hours"], "GPU-h"))]
+    lost = [[esc(item["label"]), esc(shown_value(item["hours"], f"{device}-h"))]
             for item in facts["lost_gpu_hours"] + facts["unavailable_gpu_hours"] if item["hours"]]
     head = [section("Headline", run + cards(headline)
                     + f"<p>Lost work is {100 * share:.2f}% of all {shown_number(facts['gpu_hours_total'])} "
-                      "GPU-hours; capacity unavailable is counted apart.</p>", "headline")]
+                      f"{device}-hours; capacity unavailable is counted apart.</p>", "headline")]
     details = []
     if lost:
-        details.append(section("Where GPU-hours were lost", table(["cause or state", "GPU-hours"], lost), "lost"))
+        details.append(section(f"Where {device}-hours were lost", table(["cause or state", f"{device}-hours"], lost),
+                               "lost"))
     details.append(section("Every metric", table(["metric", "value", "better", "what it is"], rows), "metrics"))
     scenario = json.dumps(facts["scenario"], indent=1, sort_keys=True)
     details.append(section("Scenario", "<details><summary>The resolved scenario, as summary.json echoes it"

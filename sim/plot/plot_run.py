@@ -20,24 +20,25 @@ STATE_COLOURS = [
 def plot_run(results, facts, writer):
     """facts: what the binary read from the run's summary.json (FACTS["run"]; PlotCommand.cpp, run_figure_facts):
     scenario_name, gpu_hours_total, lost_gpu_hours and unavailable_gpu_hours [{label, hours}] with
-    their totals, state_labels."""
+    their totals, state_labels, device ("GPU", or "CPU" on a CPU machine)."""
     name = facts["scenario_name"]
     suffix = f" ({name})" if name else ""
+    device = facts["device"]
 
     waits, jcts = read_gpu_jobs(os.path.join(results, "jobs.csv"))
     for figure, what, samples in (("wait_cdf", "queueing delay", waits), ("jct_cdf", "job completion time", jcts)):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         series = [(t, samples[t], TYPE_COLOURS.get(t)) for t in ordered_types(samples)]
         cdf_axes(ax, what, series)
-        ax.set_title(f"{what.capitalize()} of GPU jobs by type{suffix}", pad=14)
+        ax.set_title(f"{what.capitalize()} of {device} jobs by type{suffix}", pad=14)
         writer.save(fig, figure)
 
     utilisation_path = os.path.join(results, "utilisation.csv")
     if os.path.exists(utilisation_path):
-        plot_utilisation(utilisation_path, facts["state_labels"], suffix, writer)
+        plot_utilisation(utilisation_path, facts["state_labels"], suffix, device, writer)
     else:
         note(f"{utilisation_path}: no such file; skipping the utilisation figure")
-    plot_lost_gpu_hours(facts, suffix, writer)
+    plot_lost_gpu_hours(facts, suffix, device, writer)
     slowdowns = read_slowdowns(os.path.join(results, "jobs.csv"))
     if slowdowns:
         plot_slowdown(slowdowns, suffix, writer)
@@ -83,7 +84,7 @@ def plot_slowdown(jobs, suffix, writer):
 POWER_COLUMN = "it_power_kw"
 
 
-def plot_utilisation(path, labels, suffix, writer):
+def plot_utilisation(path, labels, suffix, device, writer):
     bins = []  # (start_s, end_s, {state: GPUs})
 
     def take(line, row, col):
@@ -114,12 +115,12 @@ def plot_utilisation(path, labels, suffix, writer):
                      colors=[colours.get(s, f"C{i}") for i, s in enumerate(states)], linewidth=0)
         # Right of the axes, and of the power axis when there is one.
         ax.legend(loc="upper left", bbox_to_anchor=(1.12 if POWER_COLUMN in header else 1.01, 1.0), fontsize=8,
-                  title="GPU state")
+                  title=f"{device} state")
     ax.set_xlim(days[0], days[-1])
     ax.set_ylim(0, max(1.0, max(sum(b[2][s] for s in states) for b in bins)) * 1.02)
     ax.set_xlabel("simulated time (days)")
-    ax.set_ylabel("GPUs (mean over each bin)")
-    ax.set_title(f"GPUs by state over time{suffix}")
+    ax.set_ylabel(f"{device}s (mean over each bin)")
+    ax.set_title(f"{device}s by state over time{suffix}")
     ax.grid(True, alpha=0.3)
     if POWER_COLUMN in header:
         # The servers' power on its own axis: it follows the busy GPUs, plus the servers' base.
@@ -131,7 +132,7 @@ def plot_utilisation(path, labels, suffix, writer):
     writer.save(fig, "utilisation")
 
 
-def plot_lost_gpu_hours(facts, suffix, writer):
+def plot_lost_gpu_hours(facts, suffix, device, writer):
     """Drawn even when nothing was lost: a figure set that does not depend on the run is easier
     to script against, and an empty chart says 'no losses' plainly. Work lost (red) and capacity
     unavailable (grey: nodes down, spares, stranded GPUs) are two totals, drawn apart."""
@@ -151,17 +152,17 @@ def plot_lost_gpu_hours(facts, suffix, writer):
     for y, h in enumerate(hours):
         ax.text(h, y, f" {h:,.1f}", va="center", fontsize=8)
     ax.set_xlim(0, max(hours, default=0) * 1.2 or 1.0)
-    ax.set_xlabel("GPU-hours")
+    ax.set_xlabel(f"{device}-hours")
     if total >= 10000:  # thousands separators; small values keep the default ticks
         ax.xaxis.set_major_formatter("{x:,.0f}")
     share = ""
     all_hours = facts["gpu_hours_total"]
     if all_hours > 0:
         share = f", {100 * total / all_hours:.2f}% of all"
-    ax.set_title(f"Lost GPU-hours by cause{suffix}\n{total:,.1f} of work lost{share}; "
+    ax.set_title(f"Lost {device}-hours by cause{suffix}\n{total:,.1f} of work lost{share}; "
                  f"{unavailable_total:,.1f} of capacity unavailable (grey)", fontsize=11)
     if total == 0:
-        ax.text(0.5, 0.5, "no GPU-hours lost", transform=ax.transAxes, ha="center", va="center", color="0.4")
+        ax.text(0.5, 0.5, f"no {device}-hours lost", transform=ax.transAxes, ha="center", va="center", color="0.4")
     ax.grid(True, axis="x", alpha=0.3)
     writer.save(fig, "lost_gpu_hours")
 

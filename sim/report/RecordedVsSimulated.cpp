@@ -130,7 +130,10 @@ RecordedVsSimulated compare_recorded_waits(const RunJobWaits& waits)
       both.push_back(&j);
   }
   r.all = compare(both);
-  for (const auto& [lo, hi] : SIZE_CLASSES) {
+  for (const auto& size_class : SIZE_CLASSES) {
+    // Named copies, not structured bindings: clang 14 (the sanitizer build) cannot capture those.
+    const int lo = size_class.first;
+    const int hi = size_class.second;
     std::vector<const RunJobWait*> in_class;
     std::copy_if(both.begin(), both.end(), std::back_inserter(in_class),
                  [lo, hi](const RunJobWait* j) { return j->size >= lo && j->size <= hi; });

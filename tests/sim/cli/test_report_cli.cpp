@@ -78,6 +78,22 @@ TEST_CASE("report: a run's page gives its headline numbers and its five figures 
     CHECK(page.find(std::string("<figure id=\"figure-") + figure + "\"><svg ") != std::string::npos);
 }
 
+// The metrics' own descriptions, declared once for every run, still say GPU.
+TEST_CASE("report: a CPU machine's page and figures speak of CPUs, and it has no energy to show")
+{
+  // The five jobs on a CPU machine (cluster.processors: cpu, as an SWF log's own machine is).
+  const auto run = run_acmesim("run " + FIVE_JOBS + " --quiet --set cluster.processors=cpu --set network.model=off "
+                               "--out " + in_scratch("cpu"));
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string page = report_of("cpu");
+  CHECK(page.find("CPU-hours of capacity unavailable") != std::string::npos);
+  CHECK(page.find("CPUs by state over time (five-jobs)") != std::string::npos); // the figure's title
+  CHECK(page.find("<th>CPU jobs</th>") != std::string::npos);
+  CHECK(page.find("Lost CPU-hours by cause (five-jobs)") != std::string::npos);
+  CHECK(page.find("energy.") == std::string::npos);
+}
+
 TEST_CASE("report: a comparison's page colours each verdict by its metric's direction")
 {
   // B has four nodes: one job waits 1,000 s, so waits, JCTs and the makespan are worse, and power lower.
