@@ -37,7 +37,7 @@ int cmd_workload_generate(const std::vector<std::string>& args)
       "days", po::value<double>()->default_value(30), "days of arrivals (0 < days <= 3650)")(
       "seed", po::value<std::uint64_t>()->default_value(42), "random seed")(
       "gpu-jobs-per-day", po::value<double>()->default_value(0), "GPU jobs a day (0: the published rate)")(
-      "out,o", po::value<std::string>(), "trace file to write (Acme CSV)");
+      "out,o", po::value<std::string>(), "trace file to write (Acme CSV); - for standard output");
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     std::cout << "usage: acmesim workload generate --preset seren|kalos|acme [--days N] [--seed S] -o trace.csv\n\n"
@@ -68,8 +68,11 @@ int cmd_workload_generate(const std::vector<std::string>& args)
   std::size_t gpu_jobs = 0;
   for (const Job& j : w.jobs)
     gpu_jobs += j.cpu_only() ? 0 : 1;
-  std::cout << w.jobs.size() << " jobs (" << gpu_jobs << " GPU, " << w.jobs.size() - gpu_jobs << " CPU-only) over "
-            << spec.days << " days, calibrated to the published Acme " << preset << " distributions: " << out << '\n';
+  // With -o - the trace is standard output: what was written is said on stderr instead.
+  (out == "-" ? std::cerr : std::cout) << w.jobs.size() << " jobs (" << gpu_jobs << " GPU, "
+                                       << w.jobs.size() - gpu_jobs << " CPU-only) over " << spec.days
+                                       << " days, calibrated to the published Acme " << preset
+                                       << " distributions: " << out << '\n';
   return EXIT_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
@@ -124,9 +125,19 @@ std::vector<std::uint64_t> ExperimentFileReader::read_seeds(MapReader& top)
     return {first};
   if (seeds->is_list()) {
     std::vector<std::uint64_t> out;
-    for (std::size_t i = 0; i < seeds->items.size(); ++i)
-      if (const auto s = checker_.unsigned64(seeds->items[i], fmt::format("seeds.{}", i)))
-        out.push_back(*s);
+    for (std::size_t i = 0; i < seeds->items.size(); ++i) {
+      const auto s = checker_.unsigned64(seeds->items[i], fmt::format("seeds.{}", i));
+      if (!s)
+        continue;
+      // The same seed is the same run: counted twice, it would shrink the spread and inflate the
+      // confidence of every mean over the seeds.
+      if (std::find(out.begin(), out.end(), *s) != out.end())
+        checker_.error(seeds->items[i], fmt::format("seeds.{}", i),
+                       fmt::format("seed {} is listed twice: a repeated seed repeats the same run, which would "
+                                   "count as independent evidence",
+                                   *s));
+      out.push_back(*s);
+    }
     if (seeds->items.empty())
       checker_.error(*seeds, "seeds", "expected a number of seeds or a non-empty list of seeds");
     return out.empty() ? std::vector<std::uint64_t>{first} : out;

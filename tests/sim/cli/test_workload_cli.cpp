@@ -6,7 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <filesystem>
 #include <fstream>
@@ -189,6 +190,53 @@ TEST_CASE("workload generate: writes an Acme trace that stats reads back close t
   CHECK(run_acmesim("workload generate --preset seren --days 0 -o x.csv").exit_code == 2);
   CHECK(run_acmesim("workload generate --preset seren").exit_code == 2);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("workload generate -o: a device, a pipe or a link is written through and never replaced, and - is stdout")
+{
+  namespace fs = std::filesystem;
+  using acmesim::testing::run_acmesim;
+  using acmesim::testing::scratch;
+  using acmesim::testing::slurp;
+  const auto has = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
+  const fs::path dir = scratch() / "outputs";
+  fs::create_directories(dir);
+  const std::string generate = "workload generate --preset kalos --days 1 --seed 3 -o ";
+  REQUIRE(run_acmesim(generate + "'" + (dir / "plain.csv").string() + "'").exit_code == 0);
+  const std::string trace = slurp(dir / "plain.csv");
+
+  // A character device of the null device's numbers, made here (never /dev itself): it must stay one.
+  const fs::path device = dir / "null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    CHECK(run_acmesim(generate + "'" + device.string() + "'").exit_code == 0);
+    CHECK(fs::is_character_file(device));
+    CHECK_FALSE(fs::exists(device.string() + ".partial"));
+  } else {
+    WARN("mknod needs root: the character-device case is not run here (CI runs as root)");
+  }
+  // A FIFO: a reader drains it into a file, and the FIFO stays a FIFO.
+  const fs::path fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto piped = run_acmesim(generate + "'" + fifo.string() + "' & cat '" + fifo.string() + "' > '" +
+                                 (dir / "drained.csv").string() + "'; wait");
+  CHECK(piped.exit_code == 0);
+  CHECK(fs::is_fifo(fifo));
+  CHECK(slurp(dir / "drained.csv") == trace);
+  // "-": the trace on stdout, what was written on stderr.
+  const auto out = run_acmesim(generate + "-");
+  CHECK(out.exit_code == 0);
+  CHECK(out.out == trace);
+  CHECK(has(out.err, "calibrated to the published Acme kalos distributions: -"));
+  // A link stays a link; the file it names gets the trace.
+  fs::create_symlink(dir / "target.csv", dir / "link.csv");
+  CHECK(run_acmesim(generate + "'" + (dir / "link.csv").string() + "'").exit_code == 0);
+  CHECK(fs::is_symlink(dir / "link.csv"));
+  CHECK(slurp(dir / "target.csv") == trace);
+  // A directory is refused, and left as it was.
+  const auto into_dir = run_acmesim(generate + "'" + dir.string() + "'");
+  CHECK(into_dir.exit_code == 2);
+  CHECK(has(into_dir.err, "it is a directory"));
+  CHECK(fs::is_directory(dir));
 }
 
 // --- a run's jobs.csv, per pod -------------------------------------------------------------

@@ -89,6 +89,9 @@ TEST_CASE("plan file: what cannot be planned is refused naming the key")
   const auto errors = [](const std::string& text) { return message_of(input_errors([&] { parse(text); })); };
   CHECK_THAT(errors("seeds: 1\nvariables: {x: {values: [1]}}\ncost: {per_unit: {x: 1}}\n" + TARGETS),
              Catch::Contains("seeds") && Catch::Contains("at least 2 seeds"));
+  // A repeated seed would be the same run counted twice: sd 0, "met" with confidence 1.
+  CHECK_THAT(errors("seeds: [3, 3]\nvariables: {x: {values: [1]}}\ncost: {per_unit: {x: 1}}\n" + TARGETS),
+             Catch::Contains("seeds.1") && Catch::Contains("seed 3 is listed twice"));
   CHECK_THAT(errors("seeds: 2\nvariables: {x: {values: [1], search: bisect}, y: {values: [1], search: bisect}}\n"
                     "cost: {per_unit: {x: 1}}\n" + TARGETS),
              Catch::Contains("variables.y") && Catch::Contains("at most one variable"));

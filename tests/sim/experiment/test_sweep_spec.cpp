@@ -130,6 +130,10 @@ TEST_CASE("malformed sweep files are refused with file, line, key and value")
   CHECK(d.key == "name");
   d = one("first_seed: 18446744073709551615\nseeds: 2\n");
   CHECK(d.key == "seeds");
+  d = one("seeds: [1, 2, 1]\n"); // the same run twice, as if it were two
+  CHECK(d.where == "sweep.yaml:1:15");
+  CHECK(d.key == "seeds.2");
+  CHECK_THAT(d.message, Catch::Contains("seed 1 is listed twice"));
   const std::string ten = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
   d = one("grid: {a: " + ten + ", b: " + ten + ", c: " + ten + ", d: " + ten + ", e: " + ten + ", f: " + ten +
           "}\n"); // refused before 10^6 combinations are built
