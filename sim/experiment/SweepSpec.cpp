@@ -38,6 +38,11 @@ public:
     else if (const ConfigNode* points = top.get("points"))
       combos = read_points(*points, spec.parameters);
     shared_.read_slurm(top, spec.slurm);
+    // A file that varies nothing (only a name, say) would run the default scenario once: a mistake.
+    // Said only when nothing else is wrong, since an error elsewhere is the likelier cause.
+    if (checker_.diagnostics().empty() && !top.get("grid") && !top.get("points") && !top.get("seeds") &&
+        !top.get("scenario") && !top.get("set"))
+      checker_.error(root, "", "the sweep varies nothing and names no scenario: give grid, points or seeds");
     if (combos.size() * seeds.size() > MAX_POINTS) {
       checker_.error(root, "", fmt::format("{} points is more than the {} a sweep may have",
                                            combos.size() * seeds.size(), MAX_POINTS));
@@ -66,6 +71,10 @@ private:
     std::vector<std::vector<std::optional<std::string>>> combos{{}};
     if (!checker_.expect_map(grid, "grid"))
       return combos;
+    if (grid.entries.empty()) { // would quietly run the base scenario alone
+      checker_.error(grid, "grid", "expected at least one key with its list of values");
+      return combos;
+    }
     double product = 1;
     for (const auto& e : grid.entries)
       product *= e.value.is_list() ? static_cast<double>(std::max<std::size_t>(e.value.items.size(), 1)) : 1;

@@ -89,7 +89,7 @@ TEST_CASE("a sweep of seeds alone runs the base scenario once per seed")
 
 TEST_CASE("the slurm section gives partition, time limit, throttle and extra sbatch arguments")
 {
-  const SweepSpec s = parse("slurm: {partition: gpu, time_limit: '02:00:00', throttle: 8, extra_args: ["
+  const SweepSpec s = parse("seeds: 2\nslurm: {partition: gpu, time_limit: '02:00:00', throttle: 8, extra_args: ["
                             "'--account=llm']}\n");
   CHECK(s.slurm.partition == "gpu");
   CHECK(s.slurm.time_limit == "02:00:00");
@@ -130,6 +130,11 @@ TEST_CASE("malformed sweep files are refused with file, line, key and value")
   CHECK(d.key == "name");
   d = one("first_seed: 18446744073709551615\nseeds: 2\n");
   CHECK(d.key == "seeds");
+  d = one("grid: {}\n"); // would run the base scenario alone
+  CHECK(d.key == "grid");
+  CHECK_THAT(d.message, Catch::Contains("at least one key"));
+  d = one("name: nothing\n");
+  CHECK_THAT(d.message, Catch::Contains("varies nothing"));
   d = one("seeds: [1, 2, 1]\n"); // the same run twice, as if it were two
   CHECK(d.where == "sweep.yaml:1:15");
   CHECK(d.key == "seeds.2");
