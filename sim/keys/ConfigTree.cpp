@@ -195,6 +195,33 @@ std::optional<std::size_t> second_document_line(std::string_view text)
   return std::nullopt;
 }
 
+// The 0-based line of the first text after a document end marker ("..." at the start of a line),
+// which yaml-cpp passes over without a word; comments and a following "---" (reported as a second
+// document) are not such text.
+std::optional<std::size_t> after_end_marker_line(std::string_view text)
+{
+  bool ended = false;
+  std::size_t line = 0;
+  for (std::size_t start = 0; start < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l = text.substr(start, end - start);
+    start = end + 1;
+    const auto is_marker = [&l](std::string_view m) {
+      return l.starts_with(m) && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+    };
+    if (!ended) {
+      ended = is_marker("...");
+      continue;
+    }
+    if (is_marker("---"))
+      return std::nullopt;
+    const std::size_t first = l.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && l[first] != '#' && !is_marker("..."))
+      return line;
+  }
+  return std::nullopt;
+}
+
 // yaml-cpp builds its whole tree before the conversion budget applies, at about 700 bytes a
 // node, so the text is first bounded by what starts nodes: flow brackets and commas, and the
 // block indicators "- ", ": " and "? ", outside comments and quoted strings. Every node but the
@@ -263,6 +290,9 @@ std::optional<ConfigNode> parse_yaml_value(std::string_view text, const std::str
   if (const auto second = second_document_line(text))
     diags.add(label.where(static_cast<int>(*second), 0), path, "",
               "a second YAML document starts here (---); the file must hold one");
+  if (const auto after = after_end_marker_line(text))
+    diags.add(label.where(static_cast<int>(*after), 0), path, "",
+              "text after the document's end marker (...) would not be read; remove the marker or the text");
   if (const auto line = too_many_nodes_line(text)) {
     diags.add(label.where(static_cast<int>(*line), 0), path, "",
               "the document holds over " + std::to_string(MAX_NODE_MARKERS) +

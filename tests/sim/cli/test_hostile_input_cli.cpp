@@ -60,6 +60,25 @@ TEST_CASE("hostile input: a second YAML document is an error, not ignored")
   CHECK(endless.exit_code == 2);
 }
 
+TEST_CASE("hostile input: text after a YAML end marker is an error, not ignored")
+{
+  const std::string file = write_scratch_file("ended.yaml", "cluster: {preset: seren}\n"
+                                                            "workload: {synthetic: {preset: seren, days: 1}}\n"
+                                                            "...\n"
+                                                            "# a comment may follow\n"
+                                                            "seed: 7\n")
+                               .string();
+  const auto o = run_acmesim("validate '" + file + "'");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("ended.yaml:5:1") && Catch::Contains("after the document's end marker"));
+  // An end marker with nothing but comments after it is a whole document.
+  const std::string whole = write_scratch_file("whole.yaml", "cluster: {preset: seren}\n"
+                                                             "workload: {synthetic: {preset: seren, days: 1}}\n"
+                                                             "...\n# the end\n")
+                                .string();
+  CHECK(run_acmesim("validate '" + whole + "'").exit_code == 0);
+}
+
 TEST_CASE("hostile input: an empty sweep or plan file is an error, not a run of the default scenario")
 {
   const std::string empty = write_scratch_file("empty-sweep.yaml", "").string();
