@@ -82,7 +82,8 @@ std::optional<StatsOptions> parse_stats_options(const std::vector<std::string>& 
       throw UsageError("--recorded-vs-simulated reads a run's jobs.csv: give no trace beside it");
     for (const char* other : {"format", "against", "cluster", "on-bad-row", "on-unknown"})
       if (vm.count(other) && !vm[other].defaulted())
-        throw UsageError(std::string("--") + other + " applies to a trace's statistics, not to --recorded-vs-simulated");
+        throw UsageError(std::string("--") + other +
+                         " applies to a trace's statistics, not to --recorded-vs-simulated");
     o.results_dir = vm["recorded-vs-simulated"].as<std::string>();
     return o;
   }

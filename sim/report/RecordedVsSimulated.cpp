@@ -66,10 +66,7 @@ WaitComparison compare(const std::vector<const RunJobWait*>& jobs)
   return c;
 }
 
-std::string shown(const std::optional<double>& v, const char* format = "{:.1f}")
-{
-  return v ? fmt::format(fmt::runtime(format), *v) : "-";
-}
+std::string shown(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
 
 std::string ratio(const std::optional<double>& simulated, const std::optional<double>& recorded)
 {

@@ -198,7 +198,9 @@ TEST_CASE("workload generate -o: a device, a pipe or a link is written through a
   using acmesim::testing::run_acmesim;
   using acmesim::testing::scratch;
   using acmesim::testing::slurp;
-  const auto has = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
+  const auto has = [](const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+  };
   const fs::path dir = scratch() / "outputs";
   fs::create_directories(dir);
   const std::string generate = "workload generate --preset kalos --days 1 --seed 3 -o ";
