@@ -1,8 +1,10 @@
 #include "sim/cli/RunCommand.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/common/Text.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/engine/Simulation.hpp"
+#include "sim/run/Ledger.hpp"
 #include "sim/report/Reports.hpp"
 #include "sim/report/TerminalSummary.hpp"
 
@@ -66,6 +68,27 @@ void keep_until_exit(std::shared_ptr<const void> owned)
   kept->push_back(std::move(owned));
 }
 
+namespace {
+
+// The run, whose utilisation series is bounded: the check before the run knows only the
+// workload's span, and queueing can make the run far longer, so bins too narrow for it stop the
+// run here as bad input rather than filling memory.
+RunResult run_with_bounded_series(const Scenario& scenario, const Workload& workload, const RunOptions& options)
+{
+  try {
+    return run_simulation(scenario, workload, options);
+  } catch (const SeriesLimitReached& e) {
+    throw InputError(Diagnostic{
+        "output.utilisation_bin_s", "output.utilisation_bin_s", format_number(e.bin_s),
+        fmt::format("the run reached {:.0f} s, past the {} bins utilisation.csv may have (queueing made it longer "
+                    "than the workload's span); nothing was written; expected bins of at least {} s for a run this "
+                    "long",
+                    e.at_s, e.max_bins, format_number(std::ceil(e.at_s / static_cast<double>(e.max_bins))))});
+  }
+}
+
+} // namespace
+
 int run_scenario(const Scenario& scenario, const Workload& workload, const std::string& out_dir, Verbosity verbosity)
 {
   log_info(fmt::format("scenario '{}': {} jobs on {} ({} {}s), scheduler {}", scenario.name, workload.jobs.size(),
@@ -95,7 +118,7 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   options.engine_logs = verbosity == Verbosity::Verbose;
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
     options.progress = progress_printer();
-  RunResult result = run_simulation(scenario, workload, options);
+  RunResult result = run_with_bounded_series(scenario, workload, options);
   log_debug(result.simgrid_kept_time ? "SimGrid kept time: the run moved data to or from storage"
                                      : "the run kept time itself: no storage flows, so nothing for SimGrid to share");
   if (result.run->jobs().rejected_count() > 0)

@@ -5,6 +5,7 @@
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/FailureRates.hpp"
 #include "models/failure/RecordedFailures.hpp"
+#include "sim/config/PhysicalRanges.hpp"
 #include "sim/engine/FlowModel.hpp"
 #include "sim/engine/LinkLoads.hpp"
 #include "sim/engine/PlatformBuilder.hpp"
@@ -187,6 +188,7 @@ RunSetup run_setup(const Scenario& scenario, const Workload& workload, const Run
   setup.start_overhead_s = draw_start_overheads(scenario.cluster, workload, scenario.seed);
   setup.job_failure_rate = job_failure_rate(scenario.failures, scenario.recorded_failures, *result.topology);
   setup.utilisation_bin_s = scenario.output.utilisation_bin_s;
+  setup.utilisation_max_bins = static_cast<std::size_t>(physical::MAX_UTILISATION_BINS);
   setup.timeline = scenario.output.timeline;
   return setup;
 }

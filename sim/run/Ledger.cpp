@@ -12,13 +12,14 @@ Ledger::Ledger(int total_gpus, double start_s) : total_gpus_(total_gpus), start_
   counts_[index(GpuState::Idle)] = total_gpus;
 }
 
-void Ledger::enable_series(double bin_s)
+void Ledger::enable_series(double bin_s, std::size_t max_bins)
 {
   if (!(bin_s > 0) || !std::isfinite(bin_s))
     throw std::logic_error("ledger: series bins must have a finite width > 0, not " + std::to_string(bin_s));
   if (now_s_ != start_s_)
     throw std::logic_error("ledger: the series must be enabled before time is accounted");
   bin_s_ = bin_s;
+  max_bins_ = max_bins;
 }
 
 void Ledger::advance_to(double now_s)
@@ -50,6 +51,8 @@ void Ledger::add_to_series(double from_s, double to_s)
   // stay within the latest bin: one pass of the loop.
   while (from_s < to_s) {
     if (series_.empty() || from_s >= series_bin_end_) {
+      if (max_bins_ > 0 && series_.size() == max_bins_)
+        throw SeriesLimitReached(bin_s_, max_bins_, to_s);
       series_.emplace_back(); // zeroed
       series_bin_end_ = bin_start(series_.size());
       if (!(series_bin_end_ > from_s)) // a width below the resolution of the time: would never end

@@ -10,6 +10,8 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -89,14 +91,28 @@ constexpr bool state_reported(GpuState state, bool network_on) { return network_
 // GPU-seconds per state (indexed by GpuState).
 using StateSeconds = std::array<double, GPU_STATE_COUNT>;
 
+// Time reached a bin past the series' most (Ledger::enable_series): the bins are too narrow for
+// how long the run lasts, which queueing can make far longer than the workload's own span.
+struct SeriesLimitReached : std::runtime_error {
+  SeriesLimitReached(double width_s, std::size_t most_bins, double reached_s)
+      : std::runtime_error("the utilisation series reached its " + std::to_string(most_bins) + " bins"),
+        bin_s(width_s), max_bins(most_bins), at_s(reached_s)
+  {
+  }
+  double bin_s;
+  std::size_t max_bins;
+  double at_s; // the time the run had reached
+};
+
 class Ledger {
 public:
   explicit Ledger(int total_gpus, double start_s = 0);
 
   // Also keeps GPU-seconds per state in bins of `bin_s` seconds from the start (bin k covers
   // [start + k * bin_s, start + (k + 1) * bin_s), the last one ends now). Call before any time
-  // is accounted.
-  void enable_series(double bin_s);
+  // is accounted. With `max_bins` > 0, reaching a bin past that many throws SeriesLimitReached
+  // rather than growing the series without bound.
+  void enable_series(double bin_s, std::size_t max_bins = 0);
 
   // Accounts the time since the last call at the current counts. Time never goes back.
   void advance_to(double now_s);
@@ -134,6 +150,7 @@ private:
   std::array<int, GPU_STATE_COUNT> counts_{};
   StateSeconds seconds_{};
   double bin_s_ = 0; // 0: no series
+  std::size_t max_bins_ = 0; // 0: no limit
   double series_bin_end_ = 0; // end of the latest bin of series_
   std::vector<StateSeconds> series_;
 };

@@ -37,10 +37,10 @@ GpuState state_of(NodeHealth health)
 
 } // namespace
 
-LedgerRecorder::LedgerRecorder(int total_gpus, double bin_s) : ledger_(total_gpus)
+LedgerRecorder::LedgerRecorder(int total_gpus, double bin_s, std::size_t max_bins) : ledger_(total_gpus)
 {
   if (bin_s > 0)
-    ledger_.enable_series(bin_s);
+    ledger_.enable_series(bin_s, max_bins);
 }
 
 // The same GPUs in a new phase move straight to its state. When the counts change too, the move

@@ -10,7 +10,7 @@ namespace acmesim {
 class LedgerRecorder final : public RunObserver {
 public:
   // `bin_s` > 0: also keep the series behind utilisation.csv, in bins of that width.
-  LedgerRecorder(int total_gpus, double bin_s);
+  LedgerRecorder(int total_gpus, double bin_s, std::size_t max_bins = 0); // Ledger::enable_series
   const Ledger& ledger() const { return ledger_; }
 
   using RunObserver::on;

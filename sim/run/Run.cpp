@@ -47,7 +47,7 @@ bool moves_storage_data(const Workload& workload, const RunSetup& setup)
 }
 
 Run::Run(const Topology& topology, const Workload& workload, Scheduler& scheduler, RunSetup setup)
-    : records_(topology, workload.jobs, setup.utilisation_bin_s, setup.timeline)
+    : records_(topology, workload.jobs, setup.utilisation_bin_s, setup.timeline, setup.utilisation_max_bins)
     , jobs_(workload)
     , holders_(topology, jobs_, clock_, records_.events())
     , cpu_work_(records_.events())

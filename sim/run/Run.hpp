@@ -41,6 +41,7 @@ struct RunSetup {
   RuntimeEstimates estimates;                 // what schedulers' views estimate (workload.estimates)
   // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
   double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
+  std::size_t utilisation_max_bins = 0; // > 0: at most this many (SeriesLimitReached beyond)
   bool timeline = false;        // record who held which GPU when (timeline.json)
 };
 

@@ -3,8 +3,8 @@
 namespace acmesim {
 
 RunRecords::RunRecords(const Topology& topology, const std::vector<Job>& jobs, double utilisation_bin_s,
-                       bool timeline)
-    : ledger_(topology.total_gpus(), utilisation_bin_s)
+                       bool timeline, std::size_t utilisation_max_bins)
+    : ledger_(topology.total_gpus(), utilisation_bin_s, utilisation_max_bins)
     , cpus_(jobs, topology.total_cpus())
     , statistics_(jobs.size())
 {

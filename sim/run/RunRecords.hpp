@@ -15,7 +15,9 @@ class RunRecords {
 public:
   // `utilisation_bin_s` > 0: the ledger keeps a series in bins of that width (utilisation.csv).
   // `jobs`: the workload's, which the per-job tables are sized for.
-  RunRecords(const Topology& topology, const std::vector<Job>& jobs, double utilisation_bin_s, bool timeline);
+  // At most `utilisation_max_bins` bins (0: no limit): Ledger::enable_series.
+  RunRecords(const Topology& topology, const std::vector<Job>& jobs, double utilisation_bin_s, bool timeline,
+             std::size_t utilisation_max_bins = 0);
   RunRecords(const RunRecords&) = delete;
   RunRecords& operator=(const RunRecords&) = delete;
 

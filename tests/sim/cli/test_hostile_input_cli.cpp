@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 
 using acmesim::testing::run_acmesim;
@@ -77,6 +78,30 @@ TEST_CASE("hostile input: text after a YAML end marker is an error, not ignored"
                                                              "...\n# the end\n")
                                 .string();
   CHECK(run_acmesim("validate '" + whole + "'").exit_code == 0);
+}
+
+TEST_CASE("hostile input: bins too narrow for how long queueing makes the run are bad input, not a memory blow-up")
+{
+  // 300 jobs of both nodes and 1,000 s each: the workload spans 1,000 s (a million bins of 1 ms,
+  // which the check before the run allows), but the jobs queue one after another for 300,000 s.
+  std::string trace = "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,"
+                      "queue,gpu_time\n";
+  for (int i = 0; i < 300; ++i)
+    trace += "j" + std::to_string(i) + ",u,2,16,0,Other,COMPLETED,2023-03-01 00:00:00+08:00,2023-03-01 00:00:00+08:00,"
+             "2023-03-01 00:16:40+08:00,1000,0,16000\n";
+  write_scratch_file("queued.csv", trace);
+  const std::string file = write_scratch_file("narrow-bins.yaml", "cluster: {nodes: 2, gpus_per_node: 8}\n"
+                                                                  "workload: {trace: queued.csv, format: acme}\n"
+                                                                  "output: {utilisation_bin_s: 0.001}\n")
+                               .string();
+  CHECK(run_acmesim("validate '" + file + "'").exit_code == 0); // 1,000 s of 1 ms bins: 1e6, allowed
+  const auto out = acmesim::testing::scratch() / "narrow-bins";
+  const auto o = run_acmesim("run '" + file + "' --out '" + out.string() + "'");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("output.utilisation_bin_s") && Catch::Contains("past the 2000000 bins") &&
+                        Catch::Contains("expected bins of at least"));
+  CHECK_FALSE(std::filesystem::exists(out / "summary.json"));
+  CHECK_FALSE(std::filesystem::exists(out / "utilisation.csv"));
 }
 
 TEST_CASE("hostile input: an empty sweep or plan file is an error, not a run of the default scenario")

@@ -192,6 +192,23 @@ TEST_CASE("Ledger series moves reclassified GPU-seconds over their time window")
   CHECK(ledger.total_gpu_seconds() == Approx(8 * 400));
 }
 
+TEST_CASE("Ledger series stops at its most bins, saying when, instead of growing without bound")
+{
+  Ledger ledger(8);
+  ledger.enable_series(10, 3); // bins [0, 10), [10, 20), [20, 30)
+  ledger.advance_to(30);
+  CHECK(ledger.series().size() == 3);
+  try {
+    ledger.advance_to(45);
+    FAIL("a fourth bin was opened");
+  } catch (const SeriesLimitReached& e) {
+    CHECK(e.bin_s == 10);
+    CHECK(e.max_bins == 3);
+    CHECK(e.at_s == 45);
+  }
+  CHECK(ledger.series().size() == 3);
+}
+
 TEST_CASE("Ledger series needs a width > 0 and must start before time is accounted")
 {
   Ledger ledger(8);
