@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace acmesim {
@@ -102,19 +103,24 @@ Columns find_columns(const std::vector<std::string_view>& header, const std::str
     }
   }
   auto has = [&](Col c) { return cols.index[c] != ABSENT; };
-  const std::string suffix = " (found columns: " + found + ")";
+  // The header found is quoted once, and cut short: a one-line file of anything else is its header.
+  constexpr std::size_t MAX_QUOTED = 200;
+  if (found.size() > MAX_QUOTED)
+    found = found.substr(0, MAX_QUOTED) + "... (" + std::to_string(header.size()) + " columns)";
+  std::string suffix = " (found columns: " + found + ")";
+  const auto quoted_once = [&suffix] { return std::exchange(suffix, " (found columns: as above)"); };
   if (schema == CsvSchema::Helios)
     cols.index[TypeCol] = ABSENT;
   for (Col c : {JobIdCol, GpuNumCol, TypeCol, StateCol, SubmitTimeCol})
     if (!has(c) && !(c == TypeCol && schema == CsvSchema::Helios))
-      problems.add(line_where(source, line_no), std::string(names[c]), "", "missing required column" + suffix);
+      problems.add(line_where(source, line_no), std::string(names[c]), "", "missing required column" + quoted_once());
   const bool has_duration = !names[DurationCol].empty(); // in the schema
   if (!has(DurationCol) && !(has(StartTimeCol) && has(EndTimeCol)))
     problems.add(line_where(source, line_no), std::string(names[has_duration ? DurationCol : StartTimeCol]), "",
                  "missing column: need " +
                      (has_duration ? std::string(names[DurationCol]) + ", or " : std::string()) +
                      "both " + std::string(names[StartTimeCol]) + " and " + std::string(names[EndTimeCol]) +
-                     suffix);
+                     quoted_once());
   problems.throw_if_any();
   return cols;
 }

@@ -329,6 +329,14 @@ TEST_CASE("Missing required columns are reported with the columns found", "[trac
   CHECK(ds[1].key == "duration");
   CHECK_THAT(ds[1].message, Catch::Contains("both start_time and end_time"));
 
+  // A one-line file of something else is all header: it is quoted once, cut short.
+  const auto other = errors_of(std::string(5000, 'x') + "\n");
+  REQUIRE(other.size() == 6);
+  CHECK_THAT(other[0].message, Catch::Contains("... (1 columns)"));
+  CHECK(other[0].message.size() < 300);
+  for (std::size_t i = 1; i < other.size(); ++i)
+    CHECK_THAT(other[i].message, Catch::Contains("(found columns: as above)"));
+
   // The check applies even under the skip policy.
   std::istringstream in("job_id,gpu_num,type,state,duration\nx,1,SFT,FAILED,1\n");
   CHECK_THROWS_AS(read_acme_trace(in, "t.csv", BadRowPolicy::Skip), InputError);
