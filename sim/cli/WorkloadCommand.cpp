@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <optional>
 
 namespace po = boost::program_options;
 
@@ -57,13 +58,20 @@ int cmd_workload_generate(const std::vector<std::string>& args)
   if (preset != "seren" && preset != "kalos" && preset != "acme")
     throw UsageError("unknown --preset '" + preset + "'; expected " + ACME_PRESETS);
   const std::string out = vm["out"].as<std::string>();
+  const auto refused = [&out](const std::runtime_error& e) { return InputError(Diagnostic{"-o", "", out, e.what()}); };
+  // The output is opened first: a path that cannot be written is refused before the work.
+  std::optional<AtomicFile> file;
+  try {
+    file.emplace(out);
+  } catch (const std::runtime_error& e) {
+    throw refused(e);
+  }
   const Workload w = generate_acme_preset(embedded_published_acme(), preset, spec, vm["seed"].as<std::uint64_t>());
   try {
-    AtomicFile file(out);
-    write_acme_trace(file.stream(), w, ACME_TRACE_ORIGIN_EPOCH_S, ACME_TRACE_UTC_OFFSET_S);
-    file.commit();
+    write_acme_trace(file->stream(), w, ACME_TRACE_ORIGIN_EPOCH_S, ACME_TRACE_UTC_OFFSET_S);
+    file->commit();
   } catch (const std::runtime_error& e) {
-    throw InputError(Diagnostic{"-o", "", out, e.what()});
+    throw refused(e);
   }
   std::size_t gpu_jobs = 0;
   for (const Job& j : w.jobs)
