@@ -3,6 +3,7 @@
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,6 +113,10 @@ void PythonView::preempt(JobId job)
 void PythonView::wake_at(double time)
 {
   view();
+  // std::min would drop a NaN without a word (every comparison with it is false); a time in the
+  // past is refused with the decisions (CheckedScheduler), as for a C++ plugin.
+  if (std::isnan(time))
+    throw py::value_error("wake_at needs a time in seconds, not NaN");
   out_->wake_at = std::min(out_->wake_at, time);
 }
 

@@ -227,6 +227,13 @@ TEST_CASE("a Python policy lists the running jobs with their estimated ends unde
                    "'factor': 1.5}; queued 3 estimated 75 s, requested -1 s\n") != std::string::npos);
 }
 
+TEST_CASE("a Python policy asking to be woken at NaN is told so, not silently ignored")
+{
+  const auto o = run_into(POLICY + "Fifo, params: {mode: 8}}", "py-nan");
+  CHECK(o.exit_code == 1);
+  CHECK(o.err.find("wake_at needs a time in seconds, not NaN") != std::string::npos);
+}
+
 TEST_CASE("a policy that never starts a job stalls the run: exit 1 naming it and the jobs, partial results marked")
 {
   // Mode 6 never starts a job of more than 8 GPUs: a (16 GPUs) is left queued when b, c and d end.
