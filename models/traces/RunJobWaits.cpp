@@ -15,7 +15,8 @@ namespace acmesim {
 namespace {
 
 using C = JobsCsvColumn;
-// The columns read, in this order; recorded_wait_s alone may be missing.
+// The columns read, at these positions of READ; recorded_wait_s alone may be missing.
+enum Read : std::size_t { Size, Wait, Jct, Recorded };
 constexpr std::array<C, 4> READ{C::Gpus, C::WaitS, C::JctS, C::RecordedWaitS};
 constexpr std::size_t ABSENT = static_cast<std::size_t>(-1);
 
@@ -52,13 +53,13 @@ RunJobWaits read_run_job_waits(const std::string& path)
     for (std::size_t i = 0; i < fields.size(); ++i)
       if (fields[i] == to_string(READ[c]))
         index[c] = i;
-    if (index[c] == ABSENT && READ[c] != C::RecordedWaitS)
+    if (index[c] == ABSENT && c != Recorded)
       missing.add(where(), std::string(to_string(READ[c])), "",
                   "missing column: expected a run's jobs.csv (docs/outputs.md)");
   }
   missing.throw_if_any();
   RunJobWaits out;
-  out.recorded_column = index[3] != ABSENT;
+  out.recorded_column = index[Recorded] != ABSENT;
   while (lines.next(line, line_no)) {
     if (trace_io::is_blank(line))
       continue;
@@ -73,8 +74,9 @@ RunJobWaits read_run_job_waits(const std::string& path)
       log.end_row();
       continue;
     }
-    // A cell of seconds, or -1 where it may be empty (a job that never started, a wait not recorded).
-    const auto seconds = [&](std::size_t c, bool may_be_empty) {
+    // A cell's non-negative number, or -1 where it may be empty (a job that never started, a wait
+    // not recorded).
+    const auto number_in = [&](Read c, bool may_be_empty) {
       if (index[c] == ABSENT)
         return -1.0;
       const std::string_view cell = fields[index[c]];
@@ -86,10 +88,10 @@ RunJobWaits read_run_job_waits(const std::string& path)
       return value.value_or(-1.0);
     };
     RunJobWait job;
-    job.size = static_cast<int>(seconds(0, false));
-    job.simulated_wait_s = seconds(1, true);
-    const double jct = seconds(2, true);
-    job.recorded_wait_s = seconds(3, true);
+    job.size = static_cast<int>(number_in(Size, false));
+    job.simulated_wait_s = number_in(Wait, true);
+    const double jct = number_in(Jct, true);
+    job.recorded_wait_s = number_in(Recorded, true);
     if (job.simulated_wait_s >= 0 && jct >= 0)
       job.run_s = std::max(0.0, jct - job.simulated_wait_s);
     if (log.end_row())

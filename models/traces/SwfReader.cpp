@@ -115,7 +115,7 @@ public:
       job.user = std::string(fields_[UserId]);
     RecordedLabels labels{label(GroupId), label(QueueNumber), label(PartitionNumber)};
     if (!labels.empty())
-      job.labels = std::move(labels);
+      job.labels = intern_labels(std::move(labels));
     return Outcome::Job;
   }
 

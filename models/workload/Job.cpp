@@ -17,6 +17,19 @@ std::size_t hash_value(const RecordedLabels& labels)
   return seed;
 }
 
+const RecordedLabels* intern_labels(RecordedLabels labels)
+{
+  // no_tracking: values are never freed, so the address stays valid for the process.
+  using Interned = boost::flyweight<RecordedLabels, boost::flyweights::no_tracking>;
+  return &Interned(std::move(labels)).get();
+}
+
+const RecordedLabels& Job::recorded_labels() const
+{
+  static const RecordedLabels none;
+  return labels ? *labels : none;
+}
+
 void normalise_workload(Workload& workload)
 {
   auto& jobs = workload.jobs;

@@ -52,8 +52,8 @@ struct RecordedLabels {
   bool operator==(const RecordedLabels&) const = default;
   bool empty() const { return group.empty() && queue.empty() && partition.empty(); }
 };
-std::size_t hash_value(const RecordedLabels& labels);
-using SharedLabels = boost::flyweight<RecordedLabels, boost::flyweights::no_tracking>;
+// The one copy of these labels, kept for the process: what Job::labels points at.
+const RecordedLabels* intern_labels(RecordedLabels labels);
 
 // A job not bound to a pod: it may run on any.
 inline constexpr int ANY_POD = -1;
@@ -84,9 +84,12 @@ struct Job {
   // The run time the user asked for (SWF field 9): what the machine's scheduler estimated the job
   // by (workload.estimates: requested).
   double requested_s = -1;
-  SharedLabels labels;
+  // Null when the source filed the job under nothing: a plain pointer, so that making a Job (a
+  // trace has hundreds of thousands) costs no lookup of empty labels.
+  const RecordedLabels* labels = nullptr;
 
   bool cpu_only() const { return gpus == 0; }
+  const RecordedLabels& recorded_labels() const;
   bool eval_trial() const { return eval_chunk >= 0; }
 };
 

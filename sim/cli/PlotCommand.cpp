@@ -12,6 +12,7 @@
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
+#include "sim/config/ClusterSection.hpp"
 #include "sim/experiment/ChildProcesses.hpp"
 #include "sim/experiment/PairedStats.hpp"
 #include "sim/experiment/SweepRunner.hpp"
@@ -97,7 +98,7 @@ Json run_figure_facts(const std::filesystem::path& results)
   // written before the key existed is a GPU cluster's).
   std::optional<ProcessorKind> kind;
   if (const auto cluster = summary.scenario.find("cluster"); cluster != summary.scenario.end() && cluster->is_object())
-    if (const auto p = cluster->find("processors"); p != cluster->end() && p->is_string())
+    if (const auto p = cluster->find(PROCESSORS); p != cluster->end() && p->is_string())
       kind = parse_enum<ProcessorKind>(p->get<std::string>());
   return Json{{"scenario_name", summary.scenario_name},
               {"seed", summary.seed},

@@ -152,7 +152,7 @@ const KeyTable<ClusterSpec>& cluster_keys()
                    })
           .default_is("one pod"),
       map_key("storage", &C::storage, storage_keys(), "the storage service, shared by every pod"),
-      value_key("processors", &C::processors,
+      value_key(PROCESSORS, &C::processors,
                 "what the nodes' processors are: gpu, or cpu for a CPU machine (an SWF log's), whose processors "
                 "are scheduled as GPUs are but whose runs report CPU utilisation and no GPU energy")
           .default_is("cpu for the machine of an SWF header, gpu otherwise"),

@@ -9,6 +9,11 @@
 
 namespace acmesim {
 
+// `cluster.processors` (ClusterSpec::processors), named once: the key reads it, the machine of an
+// SWF header sets it, and the plots read it back from summary.json's echo.
+inline constexpr const char* PROCESSORS = "processors"; // in `cluster:`
+inline const std::string PROCESSORS_KEY = join_key("cluster", PROCESSORS);
+
 // A pod's fields: keys of `cluster.pods.<i>`, and of `cluster` itself for a one-pod cluster.
 const KeyTable<PodSpec>& pod_keys();
 

@@ -125,7 +125,7 @@ const KeyTable<NetworkSpec>& network_keys()
 {
   using N = NetworkSpec;
   static const KeyTable<N> keys({
-      {value_key("model", &N::model,
+      {value_key(NETWORK_MODEL, &N::model,
                  "flows: training traffic shares the platform and sets each job's speed; off: jobs run for "
                  "their recorded duration wherever they are placed")},
       {value_key("phases", &N::phases,
@@ -177,7 +177,7 @@ template <> Json section_echo(const NetworkSpec& spec)
 {
   // Off: the model alone, so that the echo reads back as a scenario with the network off (the
   // default is on) and says what ran; the other keys have no effect then.
-  return spec.on() ? network_keys().echo(spec) : Json{{"model", to_string(spec.model)}};
+  return spec.on() ? network_keys().echo(spec) : Json{{NETWORK_MODEL, to_string(spec.model)}};
 }
 
 template <> std::vector<KeyDoc> section_key_docs<NetworkSpec>(const std::string& path)

@@ -8,6 +8,11 @@
 
 namespace acmesim {
 
+// `network.model`, named once: the key reads and echoes it, and the loader refuses it on a CPU
+// machine.
+inline constexpr const char* NETWORK_MODEL = "model"; // in `network:`
+inline const std::string NETWORK_MODEL_KEY = join_key("network", NETWORK_MODEL);
+
 NetworkSpec read_network(ConfigChecker& checker, const ConfigNode& node);
 
 template <> Json section_echo(const NetworkSpec& spec);

@@ -9,6 +9,7 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/config/FailureSection.hpp"
 #include "sim/config/HardwareDefaults.hpp"
+#include "sim/config/NetworkSection.hpp"
 #include "sim/config/NetworkReference.hpp"
 #include "sim/config/PresetLibrary.hpp"
 #include "sim/config/ScenarioKeys.hpp"
@@ -47,11 +48,11 @@ void no_training_traffic_on_cpus(ConfigChecker& checker, MapReader& top, Scenari
   if (scenario.cluster.processors != ProcessorKind::Cpu)
     return;
   const ConfigNode* network = top.get("network");
-  const ConfigNode* model = network && network->is_map() ? network->find("model") : nullptr;
+  const ConfigNode* model = network && network->is_map() ? network->find(NETWORK_MODEL) : nullptr;
   if (model && scenario.network.model != NetworkModel::Off)
-    checker.error(*model, "network.model",
-                  "a CPU machine (cluster.processors: cpu) runs no training traffic to model: set off, or leave "
-                  "it out");
+    checker.error(*model, NETWORK_MODEL_KEY,
+                  "a CPU machine (" + PROCESSORS_KEY + ": cpu) runs no training traffic to model: set off, or "
+                  "leave it out");
   scenario.network.model = NetworkModel::Off;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/config/SwfHeaderCluster.hpp"
 
 #include "models/cluster/ClusterSpec.hpp"
+#include "sim/config/ClusterSection.hpp"
 #include "models/traces/SwfHeader.hpp"
 
 #include <filesystem>
@@ -52,7 +53,7 @@ std::optional<ConfigNode> cluster_from_swf_header(const TraceSpec& trace, const 
   set_count(cluster, "nodes", nodes.value, line_of(trace.path, nodes));
   set_count(cluster, "gpus_per_node", procs.value / nodes.value, line_of(trace.path, procs));
   // The log's machine is a CPU machine: its runs report no GPU energy (ClusterSpec::processors).
-  cluster.set("processors", header, ConfigNode::make_scalar(std::string(to_string(ProcessorKind::Cpu)), header));
+  cluster.set(PROCESSORS, header, ConfigNode::make_scalar(std::string(to_string(ProcessorKind::Cpu)), header));
   return cluster;
 }
 

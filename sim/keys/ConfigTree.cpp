@@ -174,6 +174,14 @@ ConfigNode convert(const YAML::Node& yaml, const std::string& path, const Source
   return node;
 }
 
+// Whether a line is a YAML document marker ("---" starts a document, "..." ends one): the three
+// characters at its start, then nothing or a blank.
+bool is_document_marker(std::string_view line, std::string_view marker)
+{
+  return line.starts_with(marker) &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
 // The 0-based line of a document-start marker (`---` at the start of a line) that follows any
 // content, if there is one: a document's own leading marker is allowed.
 std::optional<std::size_t> second_document_line(std::string_view text)
@@ -183,7 +191,7 @@ std::optional<std::size_t> second_document_line(std::string_view text)
   for (std::size_t start = 0; start < text.size(); ++line) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view l = text.substr(start, end - start);
-    const bool marker = l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+    const bool marker = is_document_marker(l, "---");
     if (marker && content)
       return line;
     const std::size_t first = l.find_first_not_of(" \t\r");
@@ -206,17 +214,14 @@ std::optional<std::size_t> after_end_marker_line(std::string_view text)
     const std::size_t end = std::min(text.find('\n', start), text.size());
     const std::string_view l = text.substr(start, end - start);
     start = end + 1;
-    const auto is_marker = [&l](std::string_view m) {
-      return l.starts_with(m) && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
-    };
     if (!ended) {
-      ended = is_marker("...");
+      ended = is_document_marker(l, "...");
       continue;
     }
-    if (is_marker("---"))
+    if (is_document_marker(l, "---"))
       return std::nullopt;
     const std::size_t first = l.find_first_not_of(" \t\r");
-    if (first != std::string_view::npos && l[first] != '#' && !is_marker("..."))
+    if (first != std::string_view::npos && l[first] != '#' && !is_document_marker(l, "..."))
       return line;
   }
   return std::nullopt;

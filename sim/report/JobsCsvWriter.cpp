@@ -116,56 +116,67 @@ private:
   std::size_t used_ = 0;
 };
 
+// Whether the source recorded a value of `column`, one of the recorded columns, for `job`.
+bool has_recorded(const Job& job, JobsCsvColumn column)
+{
+  switch (column) {
+    case JobsCsvColumn::RecordedWaitS:
+      return job.recorded_wait_s >= 0;
+    case JobsCsvColumn::RequestedS:
+      return job.requested_s >= 0;
+    case JobsCsvColumn::RequestedProcs:
+      return job.requested_procs >= 0;
+    case JobsCsvColumn::Group:
+      return !job.recorded_labels().group.empty();
+    case JobsCsvColumn::Queue:
+      return !job.recorded_labels().queue.empty();
+    case JobsCsvColumn::Partition:
+      return !job.recorded_labels().partition.empty();
+    default: // not a recorded column
+      return false;
+  }
+}
+
 // The recorded columns some job of the run has a value in: only those are written.
 std::vector<JobsCsvColumn> recorded_columns(const JobTable& jobs)
 {
-  bool wait = false, requested = false, procs = false, group = false, queue = false, partition = false;
-  for (JobId id = 0; id < jobs.count(); ++id) {
-    const Job& job = jobs.job(id);
-    wait = wait || job.recorded_wait_s >= 0;
-    requested = requested || job.requested_s >= 0;
-    procs = procs || job.requested_procs >= 0;
-    const RecordedLabels& labels = job.labels.get();
-    group = group || !labels.group.empty();
-    queue = queue || !labels.queue.empty();
-    partition = partition || !labels.partition.empty();
-  }
   std::vector<JobsCsvColumn> columns;
-  using C = JobsCsvColumn;
-  for (const auto& [column, present] : {std::pair{C::RecordedWaitS, wait}, {C::RequestedS, requested},
-                                        {C::RequestedProcs, procs}, {C::Group, group}, {C::Queue, queue},
-                                        {C::Partition, partition}})
-    if (present)
-      columns.push_back(column);
+  for (const JobsCsvColumn column : enum_values<JobsCsvColumn>())
+    if (column >= FIRST_RECORDED_COLUMN && column <= LAST_RECORDED_COLUMN)
+      for (JobId id = 0; id < jobs.count(); ++id)
+        if (has_recorded(jobs.job(id), column)) {
+          columns.push_back(column);
+          break;
+        }
   return columns;
 }
 
+// A recorded column's cell: empty where the source recorded nothing.
 void write_recorded(CsvRows& row, const Job& job, JobsCsvColumn column)
 {
   row.comma();
+  if (!has_recorded(job, column))
+    return;
   switch (column) {
     case JobsCsvColumn::RecordedWaitS:
-      if (job.recorded_wait_s >= 0)
-        row.seconds(job.recorded_wait_s);
+      row.seconds(job.recorded_wait_s);
       break;
     case JobsCsvColumn::RequestedS:
-      if (job.requested_s >= 0)
-        row.seconds(job.requested_s);
+      row.seconds(job.requested_s);
       break;
     case JobsCsvColumn::RequestedProcs:
-      if (job.requested_procs >= 0)
-        row.integer(job.requested_procs);
+      row.integer(job.requested_procs);
       break;
     case JobsCsvColumn::Group:
-      row.field(job.labels.get().group);
+      row.field(job.recorded_labels().group);
       break;
     case JobsCsvColumn::Queue:
-      row.field(job.labels.get().queue);
+      row.field(job.recorded_labels().queue);
       break;
     case JobsCsvColumn::Partition:
-      row.field(job.labels.get().partition);
+      row.field(job.recorded_labels().partition);
       break;
-    default: // not a recorded column
+    default: // has_recorded admits no other
       break;
   }
 }

@@ -11,27 +11,21 @@ namespace acmesim {
 
 namespace {
 
-// What the cluster's processors are called: a CPU machine (an SWF log's) says CPU where a GPU
-// cluster says GPU, and prints no host-CPU line and no energy (ClusterSpec::processors).
-struct ProcessorWords {
-  explicit ProcessorWords(ProcessorKind kind) : cpu_machine(kind == ProcessorKind::Cpu) {}
-  bool cpu_machine;
-  std::string_view device() const { return processor_word(cpu_machine ? ProcessorKind::Cpu : ProcessorKind::Gpu); }
-};
-
-std::string describe(const TimeStats& s, const ProcessorWords& w)
+// `device` is what the cluster's processors are called (processor_word): a CPU machine (an SWF
+// log's) says CPU where a GPU cluster says GPU.
+std::string describe(const TimeStats& s, std::string_view device)
 {
   if (s.count == 0)
-    return fmt::format("no {} job ran", w.device());
+    return fmt::format("no {} job ran", device);
   return fmt::format("mean {:.1f} s, p50 {:.1f}, p95 {:.1f}, p99 {:.1f}", *s.mean, *s.p50, *s.p95, *s.p99);
 }
 
 // Waiting and completion per job type: the view the Acme paper takes (Fig. 6).
-void print_by_type(std::ostream& out, const RunSummary& summary, const ProcessorWords& w)
+void print_by_type(std::ostream& out, const RunSummary& summary, std::string_view device)
 {
   if (summary.wait_s.by_type.empty())
     return;
-  out << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", fmt::format("{} jobs", w.device()), "count",
+  out << fmt::format("{:<12} {:>8} {:>12} {:>12} {:>12} {:>12}\n", fmt::format("{} jobs", device), "count",
                      "wait mean", "wait p95", "JCT mean", "JCT p95");
   for (const auto& [type, wait] : summary.wait_s.by_type) {
     const TimeStats& jct = summary.jct_s.by_type.at(type);
@@ -41,7 +35,7 @@ void print_by_type(std::ostream& out, const RunSummary& summary, const Processor
 }
 
 // Lost GPU-hours by cause and effective training time, when the run had failures or checkpoints.
-void print_faults(std::ostream& out, const RunSummary& summary, const ProcessorWords& w)
+void print_faults(std::ostream& out, const RunSummary& summary, std::string_view device)
 {
   const StateHours& lost = summary.lost_gpu_hours;
   const StateHours& unavailable = summary.unavailable_gpu_hours;
@@ -56,11 +50,11 @@ void print_faults(std::ostream& out, const RunSummary& summary, const ProcessorW
   for (GpuState s : LOST_GPU_STATES)
     if (const auto hours = lost.by_state.find(s); hours != lost.by_state.end())
       causes.push_back(fmt::format("{} {:.0f}", state_label(s), hours->second));
-  out << fmt::format("lost {}-h   {:.0f} of work: {}\n", w.device(), lost.total, join_names(causes));
+  out << fmt::format("lost {}-h   {:.0f} of work: {}\n", device, lost.total, join_names(causes));
   std::vector<std::string> unused;
   for (GpuState s : UNAVAILABLE_GPU_STATES)
     unused.push_back(fmt::format("{} {:.0f}", state_label(s), unavailable.by_state.at(s)));
-  out << fmt::format("unavailable  {:.0f} {}-h of capacity: {}\n", unavailable.total, w.device(), join_names(unused));
+  out << fmt::format("unavailable  {:.0f} {}-h of capacity: {}\n", unavailable.total, device, join_names(unused));
   const EttrStats& ettr = summary.training.ettr;
   if (ettr.count > 0)
     out << fmt::format("pretraining  {} jobs, effective training time ratio mean {:.3f}, lowest {:.3f}, {} "
@@ -98,23 +92,24 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
   const JobCounts& jobs = summary.jobs;
   const StateHours& hours = summary.gpu_hours;
   const CpuUtilisation& cpu = summary.utilisation.cpu;
-  const ProcessorWords w(scenario.cluster.processors);
-  const std::string_view device = w.device();
+  // A CPU machine prints no host-CPU line and no energy (ClusterSpec::processors).
+  const bool cpu_machine = scenario.cluster.processors == ProcessorKind::Cpu;
+  const std::string_view device = processor_word(scenario.cluster.processors);
   out << fmt::format("scenario     {} (seed {})\n", summary.scenario_name, summary.seed)
       << fmt::format("cluster      {}: {} nodes, {} {}s{}\n", scenario.cluster.name, scenario.cluster.total_nodes(),
-                     scenario.cluster.total_gpus(), device, w.cpu_machine ? " (a CPU machine)" : "")
+                     scenario.cluster.total_gpus(), device, cpu_machine ? " (a CPU machine)" : "")
       << fmt::format("scheduler    {}, placement {}\n", scenario.scheduler.name, scenario.scheduler.placement)
       << fmt::format("jobs         {} ({} {}, {} {}, {} rejected as larger than any pod)\n", jobs.total, jobs.gpu,
-                     device, jobs.cpu_only, w.cpu_machine ? "of no processor" : "CPU-only", jobs.rejected)
+                     device, jobs.cpu_only, cpu_machine ? "of no processor" : "CPU-only", jobs.rejected)
       << fmt::format("makespan     {:.0f} s ({:.2f} days)\n", summary.makespan_s, summary.makespan_s / 86400)
-      << fmt::format("wait ({})   ", device) << describe(summary.wait_s.all, w) << '\n'
-      << fmt::format("JCT ({})    ", device) << describe(summary.jct_s.all, w) << '\n'
+      << fmt::format("wait ({})   ", device) << describe(summary.wait_s.all, device) << '\n'
+      << fmt::format("JCT ({})    ", device) << describe(summary.jct_s.all, device) << '\n'
       << fmt::format("utilisation  {:.1f}% busy, {:.1f}% allocated; {} jobs queued {:.1f}% of the time, with "
                      "{:.1f}% of {}s free meanwhile\n",
                      100 * summary.utilisation.mean_gpu_busy, 100 * summary.utilisation.mean_gpu_allocated,
                      device, 100 * summary.utilisation.queued_time_share,
                      100 * summary.utilisation.gpu_free_while_queued, device);
-  if (!w.cpu_machine) // a CPU machine's processors are its CPUs: no host CPUs beside them
+  if (!cpu_machine) // a CPU machine's processors are its CPUs: no host CPUs beside them
     out << fmt::format("CPUs         {:.1f}% busy of {} cores; jobs held {:.1f}% of them on average, at most "
                        "{:.1f}%{}\n",
                        100 * cpu.mean_busy, cpu.cpus, 100 * cpu.mean_demand, 100 * cpu.peak_demand,
@@ -131,8 +126,8 @@ void print_summary(std::ostream& out, const RunSummary& summary, const Scenario&
                        energy->mean_gpu_w, 100 * energy->idle_gpu_time_share);
   for (const auto& flag : summary.binding)
     out << fmt::format("binding      {}: {}\n", flag.resource, flag.why);
-  print_by_type(out, summary, w);
-  print_faults(out, summary, w);
+  print_by_type(out, summary, device);
+  print_faults(out, summary, device);
   print_evaluation(out, summary);
   // failures.csv is written whenever failures are on (a model, or a recorded list).
   const bool failures = scenario.failures.source != FailureSpec::Source::None;

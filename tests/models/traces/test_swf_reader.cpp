@@ -92,14 +92,14 @@ TEST_CASE("SWF: the requested time and processors (9, 8), group, queue and parti
   const Job& first = w.jobs[0]; // job 1
   CHECK(first.requested_s == 7200);
   CHECK(first.requested_procs == 8);
-  CHECK(first.labels.get() == RecordedLabels{"1", "1", "1"});
+  CHECK(first.recorded_labels() == RecordedLabels{"1", "1", "1"});
   const Job& four = w.jobs[1]; // job 4: requested time and processors unknown
   CHECK(four.requested_s == -1);
   CHECK(four.requested_procs == -1);
-  CHECK(four.labels.get() == RecordedLabels{"2", "1", "1"});
+  CHECK(four.recorded_labels() == RecordedLabels{"2", "1", "1"});
   CHECK(w.jobs[2].requested_s == 600); // job 2, of unknown allocation
   CHECK(w.jobs[2].requested_procs == 16);
-  CHECK(w.jobs[3].labels.get() == RecordedLabels{"", "1", "1"}); // job 3: group -1
+  CHECK(w.jobs[3].recorded_labels() == RecordedLabels{"", "1", "1"}); // job 3: group -1
 
   // A field the replay does not need but reads is checked as well.
   auto errors = errors_of(read_swf, "1 0 0 10 4 -1 -1 4 soon -1 1 1 -1 -1 -1 -1 -1 -1\n");
