@@ -48,10 +48,10 @@ double compute_cable_Bps(const PodSpec& pod) { return pod.compute_nics * pod.nic
 
 double storage_cable_Bps(const PodSpec& pod) { return pod.storage_nics * storage_nic_Gbps(pod) * 1e9 / 8; }
 
-double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes)
+double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes, LoneFlowShares shares)
 {
   const double node_Bps = pod.storage_nics > 0 ? storage_cable_Bps(pod) : compute_cable_Bps(pod);
-  return std::min(nodes * node_Bps, storage.bandwidth_GBps * 1e9);
+  return std::min(nodes * node_Bps * shares.cable, storage.bandwidth_GBps * 1e9 * shares.service);
 }
 
 int derived_blocks(const PodSpec& pod)

@@ -181,9 +181,16 @@ inline int nvlink_domain_gpus(const PodSpec& pod) { return pod.gpus_per_node * p
 // these bandwidths.
 double compute_cable_Bps(const PodSpec& pod);
 double storage_cable_Bps(const PodSpec& pod);
+// What a flow alone gets of a link's nominal bandwidth under the engine's network model: of a
+// node's storage path cable, and of the storage service (TransferService::lone_flow_shares).
+struct LoneFlowShares {
+  double cable = 1;
+  double service = 1;
+};
 // What `nodes` nodes of `pod` get when they write to (or read from) storage at once with nothing
 // else on the way: each its own storage path (its storage NICs, or without them its compute NICs),
-// together at most the storage service's bandwidth. Checkpoint intervals are planned on it.
-double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes);
+// together at most the storage service's bandwidth, each taken at its lone-flow share (nominal
+// by default). Checkpoint intervals are planned on it.
+double uncontended_storage_Bps(const PodSpec& pod, const StorageSpec& storage, int nodes, LoneFlowShares shares = {});
 
 } // namespace acmesim

@@ -19,6 +19,9 @@ void configure_flow_model()
   engine->set_config("network/weight-S:0");
 }
 
-double lone_flow_share() { return FLOW_BANDWIDTH_FACTOR / (1 + CROSS_TRAFFIC_WEIGHT); }
+double lone_flow_share(bool split_duplex)
+{
+  return FLOW_BANDWIDTH_FACTOR / (split_duplex ? 1 : 1 + CROSS_TRAFFIC_WEIGHT);
+}
 
 } // namespace acmesim

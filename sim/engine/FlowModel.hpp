@@ -18,10 +18,12 @@ inline constexpr double CROSS_TRAFFIC_WEIGHT = 0.05;
 // fluid here.
 void configure_flow_model();
 
-// The share of its narrowest link's nominal bandwidth that a flow alone gets: the bandwidth factor
-// over the reverse (cross-traffic) load it adds. The same with the flows model and without it,
-// whose LV08 default factor is this one too. Storage flows get it; rings reach the collective
-// model's network efficiency instead (PlatformRings).
-double lone_flow_share();
+// The share of a link's nominal bandwidth that a flow alone on it gets: the bandwidth factor, over
+// the reverse (cross-traffic) load the flow adds when that load crosses the same link, as on a
+// shared link (the storage service, every cable without the flows model) but not on a split-duplex
+// one (a cable under the flows model), whose reverse direction is a link of its own. The same
+// with the flows model and without it, whose LV08 default factor is this one too. Storage flows
+// get it; rings reach the collective model's network efficiency instead (PlatformRings).
+double lone_flow_share(bool split_duplex);
 
 } // namespace acmesim

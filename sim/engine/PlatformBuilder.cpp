@@ -169,6 +169,7 @@ Platform build_platform(const Topology& topology, CableSharing sharing, std::uin
   }
 
   Platform platform;
+  platform.sharing = sharing;
   platform.node_hosts.reserve(topology.node_count());
   for (NodeId n = 0; n < topology.node_count(); ++n) {
     const PodSpec& pod_spec = spec.pods[static_cast<std::size_t>(topology.pod_of(n))];

@@ -45,7 +45,13 @@ class Link;
 
 namespace acmesim {
 
+// How a cable carries its two directions. Shared: one capacity for both (the platform without the
+// network model). Duplex: each direction its own capacity, as InfiniBand and Ethernet do (the flows
+// model, where a ring sends and receives on every NIC at once).
+enum class CableSharing : std::uint8_t { Shared, Duplex };
+
 struct Platform {
+  CableSharing sharing = CableSharing::Shared;
   std::vector<simgrid::s4u::Host*> node_hosts;     // indexed by NodeId
   // [NodeId]: the flow hosts of a node, flow 1 first (see above); empty when it has one flow a peer.
   std::vector<std::vector<simgrid::s4u::Host*>> flow_hosts;
@@ -70,11 +76,6 @@ struct Platform {
     return flow == 0 ? node_hosts.at(node) : flow_hosts.at(node).at(flow - 1);
   }
 };
-
-// How a cable carries its two directions. Shared: one capacity for both (the platform without the
-// network model). Duplex: each direction its own capacity, as InfiniBand and Ethernet do (the flows
-// model, where a ring sends and receives on every NIC at once).
-enum class CableSharing : std::uint8_t { Shared, Duplex };
 
 // `ecmp_seed` seeds the hash of the pods routed by ecmp (the scenario's seed, in runs).
 Platform build_platform(const Topology& topology, CableSharing sharing = CableSharing::Shared,

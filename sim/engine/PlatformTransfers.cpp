@@ -134,7 +134,11 @@ void PlatformTransfers::cancel(TransferId id)
   impl_->sharing_changed();
 }
 
-double PlatformTransfers::lone_flow_share() const { return acmesim::lone_flow_share(); }
+LoneFlowShares PlatformTransfers::lone_flow_shares() const
+{
+  // The storage service is one shared link; cables are split-duplex under the flows model.
+  return {lone_flow_share(impl_->platform->sharing == CableSharing::Duplex), lone_flow_share(false)};
+}
 
 void PlatformTransfers::set_component_up(Component component, std::uint32_t target, bool up)
 {

@@ -27,7 +27,7 @@ public:
   void start(TransferId id, const Allocation& allocation, double bytes_per_node, TransferDirection direction) override;
   void cancel(TransferId id) override;
   void set_component_up(Component component, std::uint32_t target, bool up) override;
-  double lone_flow_share() const override;
+  LoneFlowShares lone_flow_shares() const override;
 
 private:
   struct Impl;

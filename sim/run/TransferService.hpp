@@ -2,6 +2,7 @@
 // What the run (Run) asks of the engine besides keeping time: storage flows
 // for checkpoint writes and loads, and failed components turned off and on. The SimGrid
 // implementation is PlatformTransfers; the run stays engine-free and is unit-tested without it.
+#include "models/cluster/ClusterSpec.hpp"
 #include "models/failure/FailureSpec.hpp"
 #include "sim/policy_api/JobShape.hpp"
 
@@ -23,9 +24,10 @@ public:
   virtual void cancel(TransferId id) = 0;
   // A failed component goes off (up == false) or comes back on the platform.
   virtual void set_component_up(Component component, std::uint32_t target, bool up) = 0;
-  // The share of its narrowest link's bandwidth a flow alone gets under the engine's network
-  // model: what a transfer really takes over its nominal time is the inverse of this.
-  virtual double lone_flow_share() const = 0;
+  // The share of a link's bandwidth a storage flow alone gets under the engine's network model,
+  // on a node's cable and on the storage service: uncontended_storage_Bps with these shares is
+  // what a transfer with nothing else on its way really moves per second.
+  virtual LoneFlowShares lone_flow_shares() const = 0;
 };
 
 } // namespace acmesim

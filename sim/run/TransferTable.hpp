@@ -32,8 +32,8 @@ public:
   std::optional<TransferOwner> finish(TransferId id);
   // GPU jobs with a transfer in flight, by id (each once).
   std::vector<JobId> jobs_moving_data() const;
-  // The engine's lone-flow share (TransferService::lone_flow_share).
-  double lone_flow_share() const { return service_->lone_flow_share(); }
+  // The engine's lone-flow shares (TransferService::lone_flow_shares).
+  LoneFlowShares lone_flow_shares() const { return service_->lone_flow_shares(); }
   // While the storage service is down (failed, under repair), new transfers must wait.
   bool storage_up() const { return storage_up_; }
   void set_storage_up(bool up) { storage_up_ = up; }

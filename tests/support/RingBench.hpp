@@ -21,8 +21,6 @@ namespace acmesim::testing {
 // What a ring's flow alone on a link gets of it: the collective model's network efficiency of the
 // A100 + HDR calibration (NCCL's bus bandwidth over the NICs'), which scenarios use by default.
 inline const double RING_SHARE = a100_hdr_calibration().network.efficiency;
-// What a storage flow alone on a cable gets of it: SimGrid's bandwidth factor over its own cross traffic.
-constexpr double LONE_FLOW_SHARE = 0.97 / 1.05;
 // Far above any cable: a ring that asks this gets what the fabric gives it.
 constexpr double UNCAPPED_Bps = 1e15;
 

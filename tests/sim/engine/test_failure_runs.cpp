@@ -329,3 +329,29 @@ TEST_CASE("young's interval uses the write time the network model gives, not the
   CHECK(r.makespan_s == Approx(15200 + write));
   check_ledger_total(r);
 }
+
+TEST_CASE("under the flows model a lone write gets 0.97 of its split-duplex NIC, and Young plans on what the engine "
+          "measured")
+{
+  // One 8-GPU pretraining job on one node under the flows model: each checkpoint is 140 GB through
+  // the node's storage NIC alone, whose reverse direction is a link of its own, so no cross traffic
+  // shares it. The job's MTBF is 2e7 s (one failure per 2 nodes x 1e7 s). The work is chosen so that
+  // the checkpoint count differs between that write and one taken at 0.97 / 1.05.
+  constexpr double work_s = 30800;
+  constexpr double mtbf_s = 2 * YOUNG_MTBF_S;
+  Scenario s = with_spare(with_checkpoints(hand_built_scenario(storage_cluster(2), "fifo"), CheckpointMode::Sync),
+                          "auto", {failure(YOUNG_MTBF_S, Component::Node, 0, FailureCategory::NodeFailure, 10)});
+  s.checkpoint.interval_policy = IntervalPolicy::Young;
+  s.network.model = NetworkModel::Flows;
+  const RunResult r = run_simulation(s, hand_built_workload({make_job(0, 0, 8, work_s, JobType::Pretrain)}));
+  const JobFaultStats& f = stats_of(r, 0);
+  REQUIRE(f.checkpoints > 0);
+  const double measured_write_s = f.checkpoint_s / f.checkpoints;
+  CHECK(measured_write_s == Approx(140e9 / (NIC_BPS * 0.97)));
+  const auto checkpoints_planned_on = [&](double write_s) {
+    return static_cast<int>(std::floor(work_s / std::sqrt(2 * write_s * mtbf_s)));
+  };
+  REQUIRE(checkpoints_planned_on(measured_write_s) != checkpoints_planned_on(measured_write_s * 1.05));
+  CHECK(f.checkpoints == checkpoints_planned_on(measured_write_s));
+  check_ledger_total(r);
+}
