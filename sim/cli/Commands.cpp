@@ -2,6 +2,7 @@
 
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "models/common/Text.hpp"
 #include "sim/cli/CollectiveCommand.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
@@ -17,6 +18,7 @@
 #include "sim/plugins/CheckedScheduler.hpp"
 #include "sim/policies/Registries.hpp"
 #include "sim/report/AtomicFile.hpp"
+#include "sim/report/ResultsDir.hpp"
 #include "sim/report/RunMetrics.hpp"
 
 #include <boost/program_options.hpp>
@@ -65,7 +67,7 @@ self-contained HTML page of any results directory; workload stats --recorded-vs-
 replayed log's recorded waits beside the run's; collective prints
 what the collective model gives, as nccl-tests prints its measurements.
 Exit codes: 0 success, 2 bad input (nothing simulated), 1 internal error, 3 (plan) no
-configuration meets every target.
+configuration meets every target, 130 / 143 interrupted by SIGINT (Ctrl-C) / SIGTERM.
 )";
 
 // More diagnostics than this are summarised: a file of 80,000 unknown keys says so in a page.
@@ -80,6 +82,18 @@ void print_input_error(const InputError& e)
     std::cerr << fmt::format("... and {} more errors, not shown\n", all.size() - MAX_PRINTED_ERRORS);
   std::cerr << e.diagnostics().size() << (e.diagnostics().size() == 1 ? " error" : " errors")
             << "; nothing was simulated\n";
+}
+
+// What INCOMPLETE says of a run that stopped with `e`.
+std::string failure_note(const std::exception& e)
+{
+  std::string why = e.what();
+  if (const auto* input = dynamic_cast<const InputError*>(&e)) {
+    why.clear();
+    for (const Diagnostic& d : input->diagnostics())
+      why += (why.empty() ? "" : "; ") + d.to_string();
+  }
+  return fmt::format("the run failed: {}\nno results were written", why);
 }
 
 std::vector<std::string> overrides_of(const po::variables_map& vm)
@@ -160,10 +174,25 @@ int cmd_run(const std::vector<std::string>& args)
     log_warn(*warning);
   check_inputs_apart_from_results(scenario_input_files(scenario), out);
   const ResultsDirLock lock = prepare_output_dir(out);
-  // From here the directory holds no earlier run's results: a run that fails or is killed leaves
-  // nothing that looks whole.
+  // From here the directory holds no earlier run's results, and says so: a run that fails, is
+  // interrupted or is killed leaves nothing that looks whole, and INCOMPLETE says why when it can.
   clear_results(out);
-  const int exit_code = run_scenario(scenario, workload, out, verbosity);
+  mark_incomplete(out, run_in_progress_note());
+  int exit_code = EXIT_OK;
+  try {
+    exit_code = run_scenario(scenario, workload, out, verbosity);
+  } catch (const RunStalled&) { // INCOMPLETE already says why, beside the partial results
+    throw;
+  } catch (const Interrupted& e) {
+    clear_results(out);
+    const Interrupted said(e.signal(), std::string(e.what()) + "; the run stopped and wrote no results");
+    mark_incomplete(out, said.what());
+    throw said;
+  } catch (const std::exception& e) {
+    clear_results(out);
+    mark_incomplete(out, failure_note(e));
+    throw;
+  }
   keep_until_exit(loaded);
   return exit_code;
 }
@@ -277,6 +306,9 @@ int run_cli(int argc, const char* const* argv)
     if (const Command* found = find_command(command))
       return found->handler(args);
     throw UsageError(fmt::format("unknown command '{}'; expected {}", command, listed_command_names()));
+  } catch (const Interrupted& e) {
+    std::cerr << e.what() << "\n";
+    return e.exit_code();
   } catch (const InputError& e) {
     print_input_error(e);
     return EXIT_BAD_INPUT;

@@ -1,4 +1,5 @@
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentCommands.hpp"
@@ -163,6 +164,9 @@ int cmd_compare(const std::vector<std::string>& args)
         progress.update(++done, failed);
       });
 
+  stop_if_interrupted(fmt::format("while the comparison ran: no compare.json was written; the runs that finished are in "
+                                  "{}/runs/",
+                                  out.string()));
   std::vector<std::vector<RunMetric>> a_runs, b_runs;
   bool any_failed = false;
   for (std::size_t i = 0; i < 2 * seeds.size(); ++i) {

@@ -5,6 +5,7 @@
 // prepared, run and resumed by the sweep's machinery; their metrics judge the candidates
 // (PlanResult); the results directory is a sweep's, with plan.json beside results.csv.
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "models/common/Text.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/ExitCodes.hpp"
@@ -188,6 +189,12 @@ private:
     ProgressLine progress(fmt::format("plan round {}", round_), pending.size(), backend_.quiet);
     run_prepared(pending, out_, backend_, "acmesim-" + plan_.name,
                  [&](std::size_t done, std::size_t failed) { progress.update(done, failed); });
+    if (interrupt_signal() != 0) {
+      gather(); // points.csv says which runs were interrupted
+      stop_if_interrupted(fmt::format("in round {} of plan '{}': no plan.json was written; the same command with "
+                                      "--resume goes on from the runs that finished (points.csv)",
+                                      round_, plan_.name));
+    }
   }
 
   SeedMetrics metrics_of(const std::vector<SweepPoint>& points) const

@@ -17,6 +17,7 @@
 #include "sim/experiment/PairedStats.hpp"
 #include "sim/experiment/SweepRunner.hpp"
 #include "sim/report/RunMetrics.hpp"
+#include "sim/report/ResultsDir.hpp"
 #include "sim/report/RunSummary.hpp"
 #include "sim/run/Ledger.hpp"
 #include "acmesim/Version.hpp"
@@ -76,6 +77,7 @@ std::string python_program()
 // says what a run directory lacks.
 Json run_figure_facts(const std::filesystem::path& results)
 {
+  require_whole_results(results);
   std::error_code ec;
   if (!std::filesystem::exists(results / "summary.json", ec))
     return nullptr;

@@ -1,6 +1,7 @@
 #include "sim/cli/RunCommand.hpp"
 
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "models/common/Text.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/engine/Simulation.hpp"
@@ -119,6 +120,8 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   if (verbosity != Verbosity::Quiet && isatty(STDERR_FILENO))
     options.progress = progress_printer();
   RunResult result = run_with_bounded_series(scenario, workload, options);
+  stop_if_interrupted(fmt::format("after the run ended at simulated time {:.0f} s, before its results were written",
+                                  result.makespan_s));
   log_debug(result.simgrid_kept_time ? "SimGrid kept time: the run moved data to or from storage"
                                      : "the run kept time itself: no storage flows, so nothing for SimGrid to share");
   if (result.run->jobs().rejected_count() > 0)
@@ -128,6 +131,7 @@ int run_scenario(const Scenario& scenario, const Workload& workload, const std::
   const auto write_start = std::chrono::steady_clock::now();
   const RunSummary summary = summarise_run(scenario, workload, result);
   write_results(out_dir, scenario, result, summary);
+  stop_if_interrupted("while the run's results were written");
   const double write_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

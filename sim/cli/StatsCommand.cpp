@@ -17,6 +17,7 @@
 #include "sim/config/EmbeddedConfigs.hpp"
 #include "sim/report/JsonText.hpp"
 #include "sim/report/RecordedVsSimulated.hpp"
+#include "sim/report/ResultsDir.hpp"
 #include "sim/report/TraceStatsReport.hpp"
 
 #include <boost/program_options.hpp>
@@ -140,6 +141,7 @@ int recorded_vs_simulated(const StatsOptions& options)
   if (!std::filesystem::is_directory(dir, ec))
     throw InputError(Diagnostic{dir.string(), "--recorded-vs-simulated", "",
                                 "not a directory: expected a run's results directory, holding its jobs.csv"});
+  require_whole_results(dir);
   const std::string jobs = (dir / "jobs.csv").string();
   const RecordedVsSimulated r = compare_recorded_waits(read_run_job_waits(jobs));
   if (options.json)

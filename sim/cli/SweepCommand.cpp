@@ -1,4 +1,5 @@
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "sim/cli/CommandLine.hpp"
 #include "sim/cli/ExitCodes.hpp"
 #include "sim/cli/ExperimentBackend.hpp"
@@ -78,8 +79,11 @@ int cmd_sweep(const std::vector<std::string>& args)
                            outcome.finished, spec.points.size(),
                            skipped ? fmt::format(" ({} from an earlier sweep)", skipped) : "", out.string(),
                            out.string());
-  for (const auto& [id, error] : outcome.failures)
-    std::cerr << fmt::format("failed point {}: {}\n", id, error);
+  for (const PointFailure& f : outcome.failures)
+    std::cerr << fmt::format("{} point {}: {}\n", f.interrupted ? "interrupted" : "failed", f.point, f.error);
+  stop_if_interrupted(fmt::format("while sweep '{}' ran: {} points were interrupted or not started (points.csv); "
+                                  "the same command with --resume runs them and keeps the {} finished",
+                                  spec.name, outcome.interrupted, outcome.finished));
   return outcome.failures.empty() ? EXIT_OK : EXIT_INTERNAL;
 }
 

@@ -1,3 +1,4 @@
+#include "models/common/Interrupts.hpp"
 #include "sim/cli/Commands.hpp"
 
 #include <csignal>
@@ -26,5 +27,7 @@ int main(int argc, char** argv)
   // Past a file-size limit a write fails with "File too large", which is reported, rather than
   // the signal killing the run with a temporary file left behind.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Ctrl-C and SIGTERM stop a run between two instants, leaving no results (Interrupts.hpp).
+  acmesim::catch_interrupts();
   return acmesim::run_cli(argc, argv);
 }

@@ -92,7 +92,15 @@ PlatformTransfers::PlatformTransfers(const Topology& topology, const Platform& p
   sg4::Activity::on_completion_cb([impl](const sg4::Activity& a) { impl->on_completion(a); });
 }
 
-PlatformTransfers::~PlatformTransfers() = default;
+PlatformTransfers::~PlatformTransfers()
+{
+  // A run stopped early (interrupted, failed) leaves flows running: they are cancelled while the
+  // engine still exists, which SimGrid would otherwise report comm by comm as it goes. Nobody
+  // listens any more.
+  impl_->changed = nullptr;
+  while (!impl_->flows.empty())
+    cancel(impl_->flows.begin()->first);
+}
 
 void PlatformTransfers::watch_flow_starts(FlowStart started) { impl_->started = std::move(started); }
 

@@ -1,6 +1,7 @@
 #include "sim/engine/Simulation.hpp"
 
 #include "models/cluster/StartOverheads.hpp"
+#include "models/common/Interrupts.hpp"
 #include "models/common/Random.hpp"
 #include "models/failure/FailureModel.hpp"
 #include "models/failure/FailureRates.hpp"
@@ -17,9 +18,12 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -30,7 +34,7 @@ namespace acmesim {
 namespace {
 
 // Reports progress every 65,536 instants: often enough for the terminal, rarely enough to cost
-// nothing.
+// nothing. Stops the run (Interrupted) at the first instant after a SIGINT or SIGTERM.
 class InstantProgress {
 public:
   InstantProgress(const Run& run, const RunOptions& options, std::size_t total_jobs)
@@ -39,6 +43,8 @@ public:
   }
   void instant_done(double t)
   {
+    if (interrupt_signal() != 0) [[unlikely]]
+      stop_if_interrupted(fmt::format("at simulated time {:.0f} s", t));
     if (options_.progress && (++instants_ & 0xFFFF) == 0)
       options_.progress(t, run_.jobs().ended_count(), std::max(total_jobs_, run_.jobs().count()));
   }
@@ -202,7 +208,12 @@ void run_on_platform(const Scenario& scenario, const Workload& workload, const R
 {
   if (!options.engine_logs)
     xbt_log_control_set("root.thres:warning");
+  // SimGrid's engine takes SIGINT over (it would print its actors and exit 1): the process keeps
+  // its own handling (catch_interrupts), which stops the run between instants.
+  struct sigaction own_sigint {};
+  sigaction(SIGINT, nullptr, &own_sigint);
   simgrid::s4u::Engine engine("acmesim");
+  sigaction(SIGINT, &own_sigint, nullptr);
   const bool flows = scenario.network.on();
   if (flows)
     configure_flow_model();

@@ -1,5 +1,7 @@
 #include "sim/experiment/ChildProcesses.hpp"
 
+#include "models/common/Interrupts.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -127,7 +129,22 @@ void run_children(std::size_t count, std::size_t parallel, const std::function<C
   RunningChildren guard;
   auto& running = guard.pids;
   std::size_t next = 0;
+  bool stopping = false;
   while (next < count || !running.empty()) {
+    if (const int signal = interrupt_signal(); signal != 0 && !stopping) {
+      // Interrupted: the children still running are asked to stop too (SIGTERM: a terminal's
+      // Ctrl-C may have reached them already, and a second SIGINT would end them at once), and
+      // those not started yet end here, not started.
+      stopping = true;
+      for (const auto& [pid, index] : running)
+        kill(pid, SIGTERM);
+      for (; next < count; ++next) {
+        ChildExit skipped;
+        skipped.code = 128 + signal;
+        skipped.spawn_error = "not started: interrupted by " + interrupt_name(signal) + " before it began";
+        done(next, skipped);
+      }
+    }
     while (next < count && running.size() < parallel) {
       const std::size_t index = next++;
       try {

@@ -39,7 +39,9 @@ ChildExit run_child(const ChildCommand& command);
 // Runs `count` children, at most `parallel` at once, in index order of starting. `make(i)` gives
 // the i-th command; `done(i, exit)` is called as each one ends (in the order they end). A child
 // that cannot be started (or whose command `make` cannot give) ends at once with code 127 and
-// the reason in `spawn_error`; the others still run.
+// the reason in `spawn_error`; the others still run. After a SIGINT or SIGTERM (Interrupts.hpp)
+// the running children get SIGTERM and are waited for, and the others end at once, not started,
+// with code 128 + the signal.
 void run_children(std::size_t count, std::size_t parallel, const std::function<ChildCommand(std::size_t)>& make,
                   const std::function<void(std::size_t, const ChildExit&)>& done);
 

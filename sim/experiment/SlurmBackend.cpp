@@ -1,5 +1,6 @@
 #include "sim/experiment/SlurmBackend.hpp"
 
+#include "models/common/Interrupts.hpp"
 #include "models/common/TextFile.hpp"
 #include "sim/report/AtomicFile.hpp"
 
@@ -162,6 +163,9 @@ void wait_for_array(const fs::path& dir, const std::string& job_id, const std::s
       reported = tally.done();
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(run.poll_s));
+    stop_if_interrupted(fmt::format("while Slurm array {} ran: it goes on (scancel {} stops it); the same command "
+                                    "with --resume gathers what it finished",
+                                    job_id, job_id));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "acmesim/Version.hpp"
 #include "models/common/InputError.hpp"
+#include "models/common/Interrupts.hpp"
 #include "models/common/Text.hpp"
 #include "sim/report/AtomicFile.hpp"
 #include "sim/report/JsonText.hpp"
@@ -191,6 +192,13 @@ std::string run_error(const fs::path& dir)
   return "";
 }
 
+bool run_interrupted(const fs::path& dir)
+{
+  auto status = read_json(dir / "status.json");
+  return status && status->is_object() && (*status)["exit_code"].is_number_integer() &&
+         interrupted_exit_code((*status)["exit_code"].get<int>());
+}
+
 SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
 {
   SweepOutcome outcome;
@@ -214,8 +222,10 @@ SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
       }
     }
     if (!error.empty()) {
-      outcome.failures.emplace_back(point.id, error);
-      points.stream() << prefix << ",failed," << csv_field(error) << '\n';
+      const bool interrupted = run_interrupted(dir);
+      outcome.interrupted += interrupted ? 1 : 0;
+      outcome.failures.push_back({point.id, error, interrupted});
+      points.stream() << prefix << (interrupted ? ",interrupted," : ",failed,") << csv_field(error) << '\n';
       continue;
     }
     ++outcome.finished;

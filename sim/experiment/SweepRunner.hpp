@@ -50,13 +50,24 @@ void run_points_locally(const std::vector<std::filesystem::path>& dirs, std::siz
 // Whether the run in `dir` failed, and why (read from status.json and stderr.log); empty when
 // it finished.
 std::string run_error(const std::filesystem::path& dir);
+// Whether the run in `dir` was stopped, or never started, because of a SIGINT or SIGTERM.
+bool run_interrupted(const std::filesystem::path& dir);
+
+struct PointFailure {
+  std::string point;
+  std::string error;
+  bool interrupted = false; // stopped, or not started, by SIGINT or SIGTERM
+};
 
 struct SweepOutcome {
   std::size_t finished = 0;
-  std::vector<std::pair<std::string, std::string>> failures; // point id, error
+  std::size_t interrupted = 0; // of the failures
+  std::vector<PointFailure> failures;
 };
 
-// Writes results.csv and points.csv from every point's directory, in point order.
+// Writes results.csv and points.csv from every point's directory, in point order. A point's
+// status there is finished, failed, or interrupted (its run, or the sweep before it started, was
+// stopped by SIGINT or SIGTERM: --resume runs it).
 SweepOutcome gather_sweep(const std::filesystem::path& out, const SweepSpec& spec);
 
 // The most values a results.csv holds for one metric at one setting of the parameters (its seeds,

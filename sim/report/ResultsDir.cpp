@@ -5,11 +5,16 @@
 #include <unistd.h>
 
 #include "models/common/InputError.hpp"
+#include "sim/report/AtomicFile.hpp"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace acmesim {
@@ -71,6 +76,43 @@ void clear_results(const fs::path& dir)
     fs::remove(dir / *name, ignored);
     fs::remove(dir / (std::string(*name) + ".partial"), ignored);
   }
+}
+
+void mark_incomplete(const fs::path& dir, const std::string& why) noexcept
+{
+  try {
+    AtomicFile file(dir / result_file::INCOMPLETE);
+    file.stream() << why << '\n';
+    file.commit();
+  } catch (const std::exception&) {
+    // See the header: summary.json is missing whatever happens here.
+  }
+}
+
+std::string run_in_progress_note()
+{
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return fmt::format("acmesim run (pid {}) started writing this run at {:%Y-%m-%d %H:%M:%S} UTC and has not "
+                     "finished: it is still running, or it was killed before it could say why",
+                     ::getpid(), utc);
+}
+
+void require_whole_results(const fs::path& dir)
+{
+  std::ifstream in(dir / result_file::INCOMPLETE);
+  if (!in)
+    return;
+  std::string why((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!why.empty() && why.back() == '\n')
+    why.pop_back();
+  constexpr std::size_t QUOTED = 600; // a stalled run's list of jobs can be long
+  if (why.size() > QUOTED)
+    why = why.substr(0, QUOTED) + "...";
+  throw InputError(Diagnostic{dir.string(), "", "",
+                              fmt::format("an incomplete run's directory ({} says: {}); run it again for results",
+                                          result_file::INCOMPLETE, why)});
 }
 
 void check_inputs_apart_from_results(const std::vector<std::pair<std::string, std::string>>& inputs,

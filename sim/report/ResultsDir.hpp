@@ -18,7 +18,8 @@ inline constexpr std::string_view JOBS = "jobs.csv";
 inline constexpr std::string_view FAILURES = "failures.csv";
 inline constexpr std::string_view UTILISATION = "utilisation.csv";
 inline constexpr std::string_view TIMELINE = "timeline.json";
-// Instead of the summary, in a run that stalled: why the other files are partial.
+// While a run goes and instead of the summary after it: that the directory holds no whole set, and
+// why (still running or killed, interrupted, failed, stalled with partial files).
 inline constexpr std::string_view INCOMPLETE = "INCOMPLETE";
 // Written last: a directory with a summary.json holds a whole result set.
 inline constexpr std::string_view SUMMARY = "summary.json";
@@ -55,5 +56,14 @@ void check_inputs_apart_from_results(const std::vector<std::pair<std::string, st
 
 // Removes the result files of an earlier run, and temporaries a killed run left.
 void clear_results(const std::filesystem::path& dir);
+
+// Writes INCOMPLETE saying `why`. Best effort: a directory that cannot take it (a full disk) is
+// left without it, and the missing summary.json still says the set is not whole.
+void mark_incomplete(const std::filesystem::path& dir, const std::string& why) noexcept;
+// What a run that has started writes first: who runs it and since when.
+std::string run_in_progress_note();
+// Refuses (InputError naming the directory) a results directory marked INCOMPLETE, quoting why:
+// every command that reads a run's results calls it first.
+void require_whole_results(const std::filesystem::path& dir);
 
 } // namespace acmesim

@@ -1,6 +1,7 @@
 #include "sim/report/RunSummary.hpp"
 
 #include "models/common/InputError.hpp"
+#include "sim/report/ResultsDir.hpp"
 
 #include <fstream>
 
@@ -41,6 +42,7 @@ RunSummary run_summary_from_json(const Json& json) { return summary_from(json, "
 
 RunSummary read_run_summary(const std::filesystem::path& dir)
 {
+  require_whole_results(dir);
   const std::string path = (dir / "summary.json").string();
   std::ifstream in(path);
   if (!in)

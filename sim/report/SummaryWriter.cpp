@@ -50,6 +50,7 @@ void write_all(const std::filesystem::path& dir, const Scenario& scenario, const
   write_file(dir, result_file::SUMMARY, [&](std::ostream& out) {
     write_json(out, Json(summary));
   });
+  std::filesystem::remove(dir / result_file::INCOMPLETE);
 }
 
 // The stalled jobs a message names, largest first.
@@ -91,6 +92,7 @@ void write_results(const std::filesystem::path& dir, const Scenario& scenario, c
   // No file of an earlier run may pass for this run's, nor this run's files for a whole set if
   // one of them cannot be written.
   clear_results(dir);
+  mark_incomplete(dir, run_in_progress_note());
   try {
     write_all(dir, scenario, result, summary);
   } catch (const WriteError& e) {

@@ -185,7 +185,7 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   CHECK(no_class_key.exit_code == 2);
   CHECK(no_class_key.err.find("scheduler.class") != std::string::npos);
 
-  const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 9}}") + "'");
+  const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 10}}") + "'");
   CHECK(range.exit_code == 2);
   CHECK(range.err.find("scheduler.params.mode") != std::string::npos);
 }
