@@ -115,6 +115,7 @@ public:
   {
     run_points(base_points(plan_), "the base scenario");
     base_ = metrics_of(base_points(plan_));
+    require_base_metrics(plan_, base_);
   }
 
   // Runs the candidates of one round (those not finished before, with --resume) and judges them.

@@ -25,6 +25,8 @@ std::string percent(double share)
 
 std::string cost_text(const PlanSpec& spec, double cost)
 {
+  if (!std::isfinite(cost)) // the runs do not report what it is worked out from
+    return "unknown";
   return spec.cost.unit.empty() ? shown(cost) : shown(cost) + " " + spec.cost.unit;
 }
 
@@ -51,13 +53,15 @@ Json targets_json(const PlanSpec& spec, const std::vector<TargetResult>& results
   Json targets = Json::array();
   for (std::size_t t = 0; t < spec.targets.size(); ++t) {
     const TargetResult& r = results[t];
+    const auto known = [&](double value) { return r.missing.empty() ? Json(value) : Json(nullptr); };
     targets.push_back({{"metric", spec.targets[t].metric},
-                       {"mean", r.value.mean},
-                       {"sd", r.value.sd},
-                       {"bound", r.bound},
-                       {"margin", r.margin},
+                       {"mean", known(r.value.mean)},
+                       {"sd", known(r.value.sd)},
+                       {"bound", known(r.bound)},
+                       {"margin", known(r.margin)},
                        {"met", r.met},
-                       {"confidence", r.confidence}});
+                       {"confidence", known(r.confidence)},
+                       {"missing", r.missing.empty() ? Json(nullptr) : Json(r.missing)}});
   }
   return targets;
 }
@@ -68,17 +72,19 @@ Json candidate_json(const PlanSpec& spec, const CandidateResult& c)
   for (std::size_t g = 0; g < spec.guards.size(); ++g) {
     const GuardResult& r = c.guards[g];
     const double relative = r.relative();
+    const auto known = [&](double value) { return r.missing.empty() ? Json(value) : Json(nullptr); };
     guards.push_back({{"metric", spec.guards[g].metric},
                       {"base_mean", r.base_mean},
-                      {"worsening_mean", r.worsening.mean},
-                      {"worsening_bound", r.worsening.upper},
+                      {"worsening_mean", known(r.worsening.mean)},
+                      {"worsening_bound", known(r.worsening.upper)},
                       {"allowed", r.allowed},
-                      {"relative", std::isfinite(relative) ? Json(relative) : Json(nullptr)},
-                      {"met", r.met}});
+                      {"relative", std::isfinite(relative) && r.missing.empty() ? Json(relative) : Json(nullptr)},
+                      {"met", r.met},
+                      {"missing", r.missing.empty() ? Json(nullptr) : Json(r.missing)}});
   }
   Json out{{"id", spec.candidate_id(c.candidate)},
            {"values", values_json(spec, c.candidate)},
-           {"cost", c.cost},
+           {"cost", std::isfinite(c.cost) ? Json(c.cost) : Json(nullptr)}, // null: unknown (misses says why)
            {"meets_targets", c.feasible()},
            {"targets", targets_json(spec, c.targets)},
            {"guards", guards},
@@ -126,11 +132,16 @@ void print_candidates(std::ostream& out, const PlanSpec& spec, const PlanOutcome
     const auto indices = spec.value_indices(c.candidate);
     for (std::size_t v = 0; v < spec.variables.size(); ++v)
       row.push_back(spec.variables[v].values[indices[v]]);
-    row.push_back(shown(c.cost));
+    row.push_back(std::isfinite(c.cost) ? shown(c.cost) : "unknown");
     for (const auto& t : c.targets)
-      row.push_back(fmt::format("{} ({}) {}", shown(t.value.mean), shown(t.bound), t.met ? "met" : "MISSED"));
+      row.push_back(t.missing.empty()
+                        ? fmt::format("{} ({}) {}", shown(t.value.mean), shown(t.bound), t.met ? "met" : "MISSED")
+                        : "no value MISSED");
     for (const auto& g : c.guards)
-      row.push_back(fmt::format("{} {}", percent(g.relative()), g.met ? "met" : "MISSED"));
+      row.push_back(g.missing.empty() ? fmt::format("{} {}", percent(g.relative()), g.met ? "met" : "MISSED")
+                                      : "no value MISSED");
+    if (!c.unfit.empty())
+      row.back() += "  (unfit: plan.json says why)";
     if (o.answer == i)
       row.back() += "  <- answer";
     rows.push_back(std::move(row));

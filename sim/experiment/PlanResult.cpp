@@ -29,25 +29,38 @@ const RunMetric* find_in(const std::vector<RunMetric>& run, const std::string& m
   return it == run.end() ? nullptr : &*it;
 }
 
-std::vector<double> metric_over_seeds(const PlanSpec& spec, const std::string& label, const std::string& metric,
-                                      const SeedMetrics& runs)
-{
+// A metric's value on every seed, or why there is none.
+struct SeedValues {
   std::vector<double> values;
+  std::string missing; // the first seed whose run does not report it; empty when all do
+};
+
+SeedValues metric_over_seeds(const PlanSpec& spec, const std::string& label, const std::string& metric,
+                             const SeedMetrics& runs)
+{
+  SeedValues out;
   for (std::size_t s = 0; s < runs.size(); ++s) {
     const RunMetric* m = find_in(runs[s], metric);
-    if (!m) {
-      std::vector<std::string> names;
-      for (const auto& each : runs[s])
-        names.push_back(each.name);
-      throw InputError(Diagnostic{
-          spec.source, "", metric,
-          fmt::format("{} seed {}: the run reports no metric of this name (a job type without GPU jobs has none); "
-                      "it reports: {}",
-                      label, spec.seeds[s], join_names(names))});
-    }
-    values.push_back(m->value);
+    if (!m)
+      return {{}, fmt::format("{} seed {} reports no {} (a job type without GPU jobs has no waits, a CPU machine no "
+                              "energy)",
+                              label, spec.seeds[s], metric)};
+    out.values.push_back(m->value);
   }
-  return values;
+  return out;
+}
+
+// The base scenario's values of a metric: one it does not report is the plan's error (bad input),
+// not a candidate's.
+std::vector<double> base_values(const PlanSpec& spec, const std::string& metric, const SeedMetrics& base)
+{
+  SeedValues v = metric_over_seeds(spec, "the base scenario", metric, base);
+  if (v.missing.empty())
+    return v.values;
+  std::vector<std::string> names;
+  for (const auto& each : base.front())
+    names.push_back(each.name);
+  throw InputError(Diagnostic{spec.source, "", metric, fmt::format("{}; it reports: {}", v.missing, join_names(names))});
 }
 
 double capital_cost(const PlanSpec& spec, std::size_t candidate)
@@ -60,6 +73,11 @@ double capital_cost(const PlanSpec& spec, std::size_t candidate)
   return cost;
 }
 
+// A candidate whose runs do not report what its cost is worked out from.
+struct UnknownCost {
+  std::string why;
+};
+
 // Energy over the horizon: each seed's facility energy per second of its makespan (its mean
 // facility power, docs/energy.md) for horizon_days, at the price; the mean over the seeds.
 double energy_cost(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs)
@@ -67,16 +85,23 @@ double energy_cost(const PlanSpec& spec, const std::string& label, const SeedMet
   const PlanEnergyCost& e = *spec.cost.energy;
   const auto kwh = metric_over_seeds(spec, label, std::string(FACILITY_KWH_METRIC), runs);
   const auto makespan = metric_over_seeds(spec, label, std::string(MAKESPAN_METRIC), runs);
+  if (!kwh.missing.empty())
+    throw UnknownCost{kwh.missing};
   std::vector<double> bought(runs.size(), 0.0);
   for (std::size_t s = 0; s < runs.size(); ++s)
-    if (makespan[s] > 0)
-      bought[s] = e.price_per_kwh * kwh[s] * e.horizon_days * SECONDS_PER_DAY / makespan[s];
+    if (makespan.values[s] > 0)
+      bought[s] = e.price_per_kwh * kwh.values[s] * e.horizon_days * SECONDS_PER_DAY / makespan.values[s];
   return mean_of(bought);
 }
 
-TargetResult judge_target(const PlanSpec& spec, const PlanTarget& target, const std::vector<double>& values)
+TargetResult judge_target(const PlanSpec& spec, const PlanTarget& target, const SeedValues& seeds)
 {
   TargetResult r;
+  if (!seeds.missing.empty()) {
+    r.missing = seeds.missing;
+    return r;
+  }
+  const std::vector<double>& values = seeds.values;
   r.value = one_sided_mean(values, spec.confidence);
   r.bound = target.at_most ? r.value.upper : r.value.lower;
   r.met = target.at_most ? r.bound <= target.threshold : r.bound >= target.threshold;
@@ -86,10 +111,16 @@ TargetResult judge_target(const PlanSpec& spec, const PlanTarget& target, const 
   return r;
 }
 
-GuardResult judge_guard(const PlanSpec& spec, const PlanGuard& guard, const std::vector<double>& values,
+GuardResult judge_guard(const PlanSpec& spec, const PlanGuard& guard, const SeedValues& seeds,
                         const std::vector<double>& base)
 {
   GuardResult g;
+  g.base_mean = mean_of(base);
+  if (!seeds.missing.empty()) {
+    g.missing = seeds.missing;
+    return g;
+  }
+  const std::vector<double>& values = seeds.values;
   std::vector<double> worsening(values.size());
   for (std::size_t s = 0; s < values.size(); ++s) {
     const double diff = values[s] - base[s];
@@ -98,7 +129,6 @@ GuardResult judge_guard(const PlanSpec& spec, const PlanGuard& guard, const std:
     worsening[s] = noise ? 0.0 : (guard.lower_is_better ? diff : -diff);
   }
   g.worsening = one_sided_mean(worsening, spec.confidence);
-  g.base_mean = mean_of(base);
   g.allowed = guard.worsens_by_at_most * std::abs(g.base_mean);
   g.met = g.worsening.upper <= g.allowed;
   return g;
@@ -193,13 +223,25 @@ double GuardResult::relative() const
 
 bool CandidateResult::feasible() const
 {
-  return std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; }) &&
+  return unfit.empty() && std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; }) &&
          std::all_of(guards.begin(), guards.end(), [](const GuardResult& g) { return g.met; });
 }
 
 bool RobustnessResult::meets_targets() const
 {
   return std::all_of(targets.begin(), targets.end(), [](const TargetResult& t) { return t.met; });
+}
+
+void require_base_metrics(const PlanSpec& spec, const SeedMetrics& base)
+{
+  for (const PlanTarget& target : spec.targets)
+    base_values(spec, target.metric, base);
+  for (const PlanGuard& guard : spec.guards)
+    base_values(spec, guard.metric, base);
+  if (spec.cost.metric)
+    base_values(spec, *spec.cost.metric, base);
+  if (spec.cost.energy)
+    base_values(spec, std::string(FACILITY_KWH_METRIC), base);
 }
 
 std::vector<TargetResult> judge_targets(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs)
@@ -219,26 +261,46 @@ CandidateResult judge_candidate(const PlanSpec& spec, std::size_t candidate, con
   c.targets = judge_targets(spec, label, runs);
   for (const PlanGuard& guard : spec.guards)
     c.guards.push_back(judge_guard(spec, guard, metric_over_seeds(spec, label, guard.metric, runs),
-                                   metric_over_seeds(spec, "the base scenario", guard.metric, base)));
-  if (spec.cost.metric) {
-    c.cost = mean_of(metric_over_seeds(spec, label, *spec.cost.metric, runs));
-    return c;
+                                   base_values(spec, guard.metric, base)));
+  // Jobs too large for every pod of the candidate are never run, so its waits leave them out: a
+  // candidate that rejects jobs the base scenario runs does not serve the workload.
+  const std::string rejected_metric(REJECTED_JOBS_METRIC);
+  const SeedValues rejected_seeds = metric_over_seeds(spec, label, rejected_metric, runs);
+  const SeedValues base_rejected_seeds = metric_over_seeds(spec, label, rejected_metric, base);
+  const double rejected = rejected_seeds.missing.empty() ? mean_of(rejected_seeds.values) : 0;
+  const double base_rejected = base_rejected_seeds.missing.empty() ? mean_of(base_rejected_seeds.values) : 0;
+  if (rejected > base_rejected)
+    c.unfit.push_back(fmt::format("rejects {:g} jobs (mean over the seeds; the base scenario {:g}): larger than "
+                                  "every pod, they never run, and its waits leave them out",
+                                  rejected, base_rejected));
+  try {
+    if (spec.cost.metric) {
+      const SeedValues cost = metric_over_seeds(spec, label, *spec.cost.metric, runs);
+      if (!cost.missing.empty())
+        throw UnknownCost{cost.missing};
+      c.cost = mean_of(cost.values);
+      return c;
+    }
+    c.capital = capital_cost(spec, candidate);
+    c.energy = spec.cost.energy ? energy_cost(spec, label, runs) : 0.0;
+    c.cost = c.capital + c.energy;
+  } catch (const UnknownCost& e) {
+    c.cost = std::numeric_limits<double>::infinity();
+    c.unfit.push_back("its cost cannot be worked out: " + e.why);
   }
-  c.capital = capital_cost(spec, candidate);
-  c.energy = spec.cost.energy ? energy_cost(spec, label, runs) : 0.0;
-  c.cost = c.capital + c.energy;
   return c;
 }
 
 std::vector<std::string> misses(const PlanSpec& spec, const CandidateResult& c)
 {
-  std::vector<std::string> out;
+  std::vector<std::string> out = c.unfit;
+  const auto why = [](const std::string& missing) { return missing.empty() ? "" : ": " + missing; };
   for (std::size_t t = 0; t < spec.targets.size(); ++t)
     if (!c.targets[t].met)
-      out.push_back(spec.targets[t].describe());
+      out.push_back(spec.targets[t].describe() + why(c.targets[t].missing));
   for (std::size_t g = 0; g < spec.guards.size(); ++g)
     if (!c.guards[g].met)
-      out.push_back(spec.guards[g].describe());
+      out.push_back(spec.guards[g].describe() + why(c.guards[g].missing));
   return out;
 }
 

@@ -25,6 +25,7 @@ struct TargetResult {
   bool met = false;
   double confidence = 0; // with which the target is met (OneSidedMean::confidence_at_*)
   double margin = 0;     // from the bound to the threshold: positive is room, negative a miss
+  std::string missing;   // why there is no value (a seed reports no such metric): then not met
 };
 
 struct GuardResult {
@@ -32,6 +33,7 @@ struct GuardResult {
   double base_mean = 0;
   double allowed = 0;     // worsens_by_at_most x |base_mean|
   bool met = false;       // worsening.upper <= allowed
+  std::string missing;    // why the candidate has no value (a seed reports no such metric): then not met
   double relative() const; // worsening.mean / |base_mean| (infinite when the base's mean is 0)
 };
 
@@ -42,14 +44,21 @@ struct CandidateResult {
   double cost = 0;                   // capital + energy, or the cost metric's mean
   double capital = 0;                // per_unit x values + fixed
   double energy = 0;                 // the mean over the seeds of the energy bought over the horizon
-  bool feasible() const;             // meets every target and every guard
+  // Why it cannot be the answer whatever its targets: it rejects jobs the base scenario runs, its
+  // cost cannot be worked out (a run reports no cost metric; then the cost is infinite).
+  std::vector<std::string> unfit;
+  bool feasible() const;             // fit, and meets every target and every guard
 };
 
-// Judges a candidate from its runs' metrics and the base scenario's. Throws InputError when a
-// metric the plan names is not among a run's metrics, listing those it has (`label` names the
-// runs in the message: "candidate c000012", "the base scenario").
+// Judges a candidate from its runs' metrics and the base scenario's. A metric a candidate's run
+// does not report misses its target or guard, saying why (`label` names the runs: "candidate
+// c000012"); one the base scenario does not report is bad input (InputError, listing those it has).
 CandidateResult judge_candidate(const PlanSpec& spec, std::size_t candidate, const SeedMetrics& runs,
                                 const SeedMetrics& base);
+// Throws InputError when the base scenario's runs do not report a metric that a target, guard or
+// cost reads (a job type the workload does not hold, energy on a CPU machine): the plan's error,
+// found before any candidate runs.
+void require_base_metrics(const PlanSpec& spec, const SeedMetrics& base);
 std::vector<TargetResult> judge_targets(const PlanSpec& spec, const std::string& label, const SeedMetrics& runs);
 
 // The targets a judged candidate misses, described.

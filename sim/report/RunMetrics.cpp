@@ -85,7 +85,7 @@ const std::vector<MetricDecl>& metric_table()
       {"energy.mean_it_kw", "kW", B::Lower, P::WhenMeasured, false, "mean IT power"},
       {"energy.peak_it_kw", "kW", B::Lower, P::WhenMeasured, false,
        "highest IT power over a bin of utilisation.csv: what the facility must supply"},
-      {"jobs.rejected", "jobs", B::Lower, P::Always, false, "jobs larger than every pod, never started"},
+      {REJECTED_JOBS_METRIC, "jobs", B::Lower, P::Always, false, "jobs larger than every pod, never started"},
       {"training.ettr.mean", "ratio", B::Higher, P::WhenMeasured, false,
        "mean effective training time ratio of pretraining jobs"},
       {"training.ettr_large.mean", "ratio", B::Higher, P::WhenMeasured, false,

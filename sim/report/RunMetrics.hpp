@@ -35,9 +35,11 @@ struct MetricDecl {
   std::string_view help;
 };
 
-// Metrics other code reads by name (a plan's energy cost), named once here and in the table.
+// Metrics other code reads by name (a plan's energy cost, the jobs its candidates reject), named
+// once here and in the table.
 inline constexpr std::string_view MAKESPAN_METRIC = "makespan_s";
 inline constexpr std::string_view FACILITY_KWH_METRIC = "energy.facility_kwh";
+inline constexpr std::string_view REJECTED_JOBS_METRIC = "jobs.rejected";
 
 // The declared table, in order.
 const std::vector<MetricDecl>& metric_table();

@@ -126,16 +126,63 @@ TEST_CASE("plan: a target on a metric no run can report is an input error before
   CHECK_FALSE(fs::exists(scratch() / "typo" / "points"));
 }
 
-TEST_CASE("plan: a target on a metric these runs do not report stops the plan, exit 2, naming it")
+TEST_CASE("plan: a target on a metric the base scenario's runs do not report stops the plan before any candidate "
+          "runs, exit 2, naming it")
 {
   fs::create_directories(scratch() / "no-mllm");
   write_scratch_file("no-mllm/plan.json", "{\"answer\": \"of an earlier plan\"}\n");
-  const auto o =
-      run_acmesim(plan(plan_file("no-mllm.yaml", "  - {metric: wait_s.by_type.MLLM.mean, at_most: 0}\n"), "no-mllm"));
+  const auto o = run_acmesim(plan(plan_file("no-mllm.yaml", "  - {metric: wait_s.by_type.MLLM.mean, at_most: 0}\n"),
+                                  "no-mllm"));
   CHECK(o.exit_code == 2);
   CHECK_FALSE(fs::exists(scratch() / "no-mllm" / "plan.json"));
-  CHECK_THAT(o.err, Catch::Contains("wait_s.by_type.MLLM.mean") &&
+  CHECK_THAT(o.err, Catch::Contains("the base scenario seed 1 reports no wait_s.by_type.MLLM.mean") &&
                         Catch::Contains("it reports: makespan_s, wait_s.all.mean") && Catch::Contains("--resume"));
+  CHECK_THAT(o.err, Catch::Contains("round 1, the base scenario") && !Catch::Contains("round 2"));
+}
+
+TEST_CASE("plan: a candidate too small for a job type misses its target and is unfit, saying why, and the plan goes "
+          "on to an answer")
+{
+  // A pretraining job of two nodes and two evaluation jobs of one, at once. One node rejects the
+  // pretraining job: no pretraining wait, one job rejected. Two nodes run it at once.
+  write_scratch_file("big-job.csv", "job_id,user,gpu_num,type,state,submit_time,duration\n"
+                                    "p,u,16,Pretrain,COMPLETED,2023-03-01 00:00:00+00:00,1000\n"
+                                    "e1,u,8,Eval,COMPLETED,2023-03-01 00:00:01+00:00,100\n"
+                                    "e2,u,8,Eval,COMPLETED,2023-03-01 00:00:01+00:00,100\n");
+  write_scratch_file("big-job.yaml", "cluster: {nodes: 4, gpus_per_node: 8}\nworkload: {trace: big-job.csv}\n"
+                                     "scheduler: {name: fifo}\n");
+  const std::string file = write_scratch_file("too-small.yaml",
+                                              "scenario: big-job.yaml\nseeds: 2\n"
+                                              "variables: {cluster.nodes: {values: [1, 2, 4]}}\n"
+                                              "cost: {per_unit: {cluster.nodes: 8}}\n"
+                                              "targets: [{metric: wait_s.by_type.Pretrain.p95, at_most: 0}]\n")
+                               .string();
+  const auto o = run_acmesim(plan(file, "too-small"));
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(scratch() / "too-small" / "plan.json"));
+  CHECK(j.at("answer") == "c000001");
+  const auto one_node = candidate(j, "c000000");
+  CHECK(one_node.at("meets_targets") == false);
+  const auto& target = one_node.at("targets").at(0);
+  CHECK(target.at("met") == false);
+  CHECK(target.at("mean").is_null());
+  CHECK(target.at("bound").is_null());
+  CHECK_THAT(target.at("missing").get<std::string>(),
+             Catch::Contains("candidate c000000 seed 1 reports no wait_s.by_type.Pretrain.p95"));
+  const auto misses = one_node.at("misses");
+  REQUIRE(misses.size() == 2);
+  CHECK_THAT(misses.at(0).get<std::string>(),
+             Catch::StartsWith("rejects 1 jobs (mean over the seeds; the base scenario 0)"));
+  CHECK_THAT(misses.at(1).get<std::string>(), Catch::Contains("wait_s.by_type.Pretrain.p95") &&
+                                                  Catch::Contains("reports no wait_s.by_type.Pretrain.p95"));
+  CHECK(candidate(j, "c000001").at("targets").at(0).at("missing").is_null());
+  // The figures and the report page take a candidate without a value.
+  const auto plotted = run_acmesim("plot '" + (scratch() / "too-small").string() + "' --format svg");
+  CHECK(plotted.exit_code == 0);
+  const auto page = run_acmesim("report '" + (scratch() / "too-small").string() + "' --out -");
+  CHECK(page.exit_code == 0);
+  CHECK_THAT(page.out, Catch::Contains("rejects 1 jobs"));
 }
 
 TEST_CASE("plan: a variable value the scenario refuses is an input error before anything runs")

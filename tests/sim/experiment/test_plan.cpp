@@ -183,12 +183,55 @@ TEST_CASE("plan result: a target is met only when its one-sided bound meets it; 
   CHECK(plan_json(spec, none)["unmet_targets"][0] == "wait_s.all.mean <= 60");
 }
 
-TEST_CASE("plan result: a metric the runs do not report is refused, listing those they do")
+TEST_CASE("plan result: a metric the base scenario's runs do not report is refused, listing those they do")
 {
   const PlanSpec spec = line_of(2);
-  const std::vector<std::vector<RunMetric>> runs{{{"makespan_s", 1}}, {{"makespan_s", 2}}};
-  CHECK_THAT(message_of(input_errors([&] { judge_candidate(spec, 0, runs, {}); })),
-             Catch::Contains("wait_s.all.mean") && Catch::Contains("it reports: makespan_s"));
+  const SeedMetrics base{{{"makespan_s", 1}}, {{"makespan_s", 2}}};
+  CHECK_THAT(message_of(input_errors([&] { require_base_metrics(spec, base); })),
+             Catch::Contains("the base scenario seed 1 reports no wait_s.all.mean") &&
+                 Catch::Contains("it reports: makespan_s"));
+  // Energy priced on a machine without a power model (a CPU machine): found before any candidate.
+  const PlanSpec energy = parse("seeds: 2\nvariables: {x: {values: [1]}}\n" + TARGETS +
+                                "cost: {per_unit: {x: 1}, energy: {price_per_kwh: 1, horizon_days: 1}}\n");
+  const SeedMetrics no_energy{{{"wait_s.all.mean", 1}, {"makespan_s", 1}}, {{"wait_s.all.mean", 1}, {"makespan_s", 1}}};
+  CHECK_THAT(message_of(input_errors([&] { require_base_metrics(energy, no_energy); })),
+             Catch::Contains("reports no energy.facility_kwh"));
+  CHECK_NOTHROW(require_base_metrics(spec, no_energy));
+}
+
+TEST_CASE("plan result: a candidate's run without a metric misses that target, saying why; one that rejects jobs "
+          "the base runs, or whose cost is unknown, is unfit")
+{
+  const PlanSpec spec = line_of(2);
+  const SeedMetrics base{{{"wait_s.all.mean", 5}, {"jobs.rejected", 0}}, {{"wait_s.all.mean", 5}, {"jobs.rejected", 0}}};
+  // Seed 2's run has no wait: the target is missed with the reason, and nothing else is judged on it.
+  const CandidateResult lacking =
+      judge_candidate(spec, 0, {{{"wait_s.all.mean", 1}, {"jobs.rejected", 0}}, {{"jobs.rejected", 0}}}, base);
+  REQUIRE(lacking.targets.size() == 1);
+  CHECK_FALSE(lacking.targets[0].met);
+  CHECK(lacking.targets[0].missing ==
+        "candidate c000000 seed 2 reports no wait_s.all.mean (a job type without GPU jobs has no waits, a CPU machine "
+        "no energy)");
+  CHECK(lacking.unfit.empty());
+  CHECK_FALSE(lacking.feasible());
+  CHECK(misses(spec, lacking) == std::vector<std::string>{"wait_s.all.mean <= 60: " + lacking.targets[0].missing});
+  // Waits of 0 s, but one job of the workload never ran: unfit, whatever its target says.
+  const CandidateResult rejecting = judge_candidate(
+      spec, 1, {{{"wait_s.all.mean", 0}, {"jobs.rejected", 1}}, {{"wait_s.all.mean", 0}, {"jobs.rejected", 1}}}, base);
+  CHECK(rejecting.targets[0].met);
+  CHECK_FALSE(rejecting.feasible());
+  REQUIRE(rejecting.unfit.size() == 1);
+  CHECK_THAT(rejecting.unfit[0], Catch::StartsWith("rejects 1 jobs (mean over the seeds; the base scenario 0)"));
+  // An energy cost its runs cannot give: unfit, its cost infinite (null in plan.json).
+  const PlanSpec energy = parse("seeds: 2\nvariables: {x: {values: [1]}}\n" + TARGETS +
+                                "cost: {per_unit: {x: 1}, energy: {price_per_kwh: 1, horizon_days: 1}}\n");
+  const SeedMetrics fast{{{"wait_s.all.mean", 0}, {"makespan_s", 10}}, {{"wait_s.all.mean", 0}, {"makespan_s", 10}}};
+  const CandidateResult unpriced = judge_candidate(energy, 0, fast, fast);
+  CHECK(std::isinf(unpriced.cost));
+  REQUIRE(unpriced.unfit.size() == 1);
+  CHECK_THAT(unpriced.unfit[0], Catch::StartsWith("its cost cannot be worked out: candidate c000000 seed 1 reports no "
+                                                  "energy.facility_kwh"));
+  CHECK_FALSE(unpriced.feasible());
 }
 
 TEST_CASE("plan file: guards, the warning share, robustness and a cost of capital and energy with a unit")
