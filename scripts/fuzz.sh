@@ -37,6 +37,7 @@ seeds() {
   fuzz_collectives) ls configs/collectives/*.csv ;;
   fuzz_sweep) ls sweeps/*.yaml ;;
   fuzz_plan) ls plans/*.yaml ;;
+  fuzz_plugin_params) ls tests/fuzz/seeds/plugin-params.txt ;;
   esac
 }
 
@@ -44,7 +45,7 @@ harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(fuzz_scenario fuzz_override fuzz_catalogue fuzz_trace_acme fuzz_trace_jobs fuzz_trace_swf
              fuzz_trace_philly fuzz_trace_helios fuzz_trace_file fuzz_run_job_waits fuzz_failure_list
-             fuzz_collectives fuzz_sweep fuzz_plan)
+             fuzz_collectives fuzz_sweep fuzz_plan fuzz_plugin_params)
 fi
 mkdir -p build-asan/findings
 for h in "${harnesses[@]}"; do

@@ -5,6 +5,8 @@
 #include "sim/policies/ExternalSchedulers.hpp"
 #include "sim/policies/Registries.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -185,6 +187,14 @@ SchedulerSpec read_plugin_scheduler(ConfigChecker& checker, const ConfigNode& no
     info = &external_scheduler(kind).declared(spec);
   } catch (const PluginLoadError& e) {
     checker.error(*m.get(file_key), m.key_of(file_key), e.what());
+    return spec;
+  }
+  // Its own declarations, checked before any value of the scenario is read against them.
+  if (const auto problems = declaration_problems(*info); !problems.empty()) {
+    checker.error(*m.get(file_key), m.key_of(file_key),
+                  fmt::format("the {} declares its parameters wrongly: {}",
+                              kind == ExternalKind::Python ? "Python policy" : "scheduler plugin",
+                              fmt::join(problems, "; ")));
     return spec;
   }
   std::string name = info->name;

@@ -16,9 +16,16 @@ ExternalSchedulerLoader plugin_loader()
           [](const SchedulerSpec& spec, const std::map<std::string, double>& params, const Topology& topology,
              std::unique_ptr<PlacementPolicy> placement) -> std::unique_ptr<Scheduler> {
             const SchedulerPlugin& plugin = load_scheduler_plugin(spec.plugin);
-            return std::make_unique<CheckedScheduler>(
-                "plugin " + spec.plugin_as_written + " (" + plugin.info.name + ")",
-                plugin.factory(PolicyParams(params), topology, std::move(placement)));
+            const std::string name = "plugin " + spec.plugin_as_written + " (" + plugin.info.name + ")";
+            std::unique_ptr<Scheduler> made;
+            try {
+              made = plugin.factory(PolicyParams(params), topology, std::move(placement));
+            } catch (const std::exception& e) {
+              throw PluginError(name + ": its factory threw: " + e.what());
+            }
+            if (!made)
+              throw PluginError(name + ": its factory returned no scheduler (a null pointer)");
+            return std::make_unique<CheckedScheduler>(name, std::move(made));
           }};
 }
 

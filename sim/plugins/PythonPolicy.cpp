@@ -67,6 +67,14 @@ ParamSpec param_of(const std::string& name, const py::handle& declared)
   p.min_value = -1e300;
   if (py::isinstance<py::dict>(declared)) {
     const py::dict d = py::reinterpret_borrow<py::dict>(declared);
+    for (const auto& [key, value] : d) {
+      const std::string k = py::str(key);
+      if (k != "default" && k != "min" && k != "max" && k != "integer" && k != "help")
+        throw std::invalid_argument("parameter '" + name + "' declares '" + k +
+                                    "', which is not one of default, min, max, integer, help");
+    }
+    if (!d.contains("default"))
+      throw std::invalid_argument("parameter '" + name + "' declares no default");
     p.default_value = d["default"].cast<double>();
     p.min_value = d.contains("min") ? d["min"].cast<double>() : p.min_value;
     p.max_value = d.contains("max") ? d["max"].cast<double>() : p.max_value;

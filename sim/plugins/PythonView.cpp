@@ -95,7 +95,13 @@ ClusterState& PythonView::scratch()
 
 void PythonView::start(JobId job, const Allocation& allocation)
 {
+  // Raised here, not found after the call: the traceback then shows the line that did it.
+  if (!view().queue().contains(job_id(job)))
+    throw py::value_error("job " + std::to_string(job) + " is not queued: a policy starts only jobs of view.queue()");
+  if (started_.contains(job))
+    throw py::value_error("job " + std::to_string(job) + " was already started in this call");
   take(scratch(), allocation);
+  started_.insert(job);
   StartDecision decision;
   decision.job = job;
   decision.allocation = allocation;

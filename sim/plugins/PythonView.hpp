@@ -6,6 +6,7 @@
 #include "sim/policy_api/SchedulerApi.hpp"
 
 #include <optional>
+#include <unordered_set>
 
 namespace acmesim {
 
@@ -36,6 +37,7 @@ private:
   PlacementPolicy& placement_;
   Decisions* out_;
   std::optional<ClusterState> scratch_;
+  std::unordered_set<JobId> started_; // in this call
 };
 
 // Makes `acmesim` importable by policies; call before the first import of a policy.

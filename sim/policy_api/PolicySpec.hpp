@@ -34,6 +34,13 @@ struct PolicyInfo {
   std::function<std::string(const PolicyParams&)> check = {};
 };
 
+// What is wrong with how a policy declares its parameters, one line each, naming the parameter
+// (empty when nothing is): a name empty or declared twice, a bound or default that is not a finite
+// number (min may be -1e300 and max 1e300, as unbounded), min above max, a default outside
+// [min, max], or a fractional default of an integer parameter. Plugins and Python policies are
+// checked with it when loaded.
+std::vector<std::string> declaration_problems(const PolicyInfo& info);
+
 // A policy's parameters as its factory gets them: every declared parameter present (defaults
 // filled in). Asking for one the policy did not declare is a programming error.
 class PolicyParams {

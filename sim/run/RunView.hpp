@@ -24,7 +24,7 @@ public:
   double now() const override { return clock_.now(); }
   const Topology& topology() const override { return holders_.cluster().topology(); }
   const ClusterState& cluster() const override { return holders_.cluster(); }
-  const Job& job(JobId id) const override { return jobs_.job(id); }
+  const Job& job(JobId id) const override { return jobs_.job(known(id)); }
   std::size_t job_count() const override { return jobs_.count(); }
   const std::set<JobId>& queue() const override { return queue_.ids(); }
   // A job holds GPUs from its start until it ends or is queued again (running, recovering in
@@ -45,14 +45,28 @@ public:
     return all;
   }
   const RuntimeEstimates& estimates() const override { return estimates_; }
-  bool preemptible(JobId id) const override { return acmesim::preemptible(holders_.phase(id)); }
-  const EvalChunk& eval_chunk(JobId id) const override { return jobs_.chunk(id); }
+  bool preemptible(JobId id) const override { return acmesim::preemptible(holders_.phase(known(id))); }
+  const EvalChunk& eval_chunk(JobId id) const override
+  {
+    if (!jobs_.job(known(id)).eval_trial())
+      throw std::invalid_argument("eval_chunk(" + std::to_string(id) + "): the job is not an evaluation trial");
+    return jobs_.chunk(id);
+  }
   std::optional<JobCommunication> communication(JobId id) const override
   {
     return holders_.holds(id) ? training_.communication(id) : std::nullopt;
   }
 
 private:
+  // A policy's id, checked: the tables behind the view index without looking.
+  JobId known(JobId id) const
+  {
+    if (id >= jobs_.count())
+      throw std::out_of_range("job id " + std::to_string(id) + " is not a job of this run (ids are 0 to " +
+                              std::to_string(jobs_.count() - 1) + ")");
+    return id;
+  }
+
   const Clock& clock_;
   const JobTable& jobs_;
   const JobQueue& queue_;

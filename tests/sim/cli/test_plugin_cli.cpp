@@ -94,6 +94,44 @@ TEST_CASE("a plugin that cannot be used is bad input, found by validate")
   CHECK(run_acmesim("validate '" + scenario(PLUGIN + ", params: {mode: 1}}") + "'").exit_code == 0);
 }
 
+TEST_CASE("a plugin broken at its entry points or in its parameter declarations is bad input, saying which fault")
+{
+  const auto validate = [](const char* path) {
+    return run_acmesim("validate '" + scenario(std::string("{plugin: ") + path + "}") + "'");
+  };
+  const auto no_version = validate(test_broken_plugin_no_version_PATH);
+  CHECK(no_version.exit_code == 2);
+  CHECK_THAT(no_version.err, Catch::Contains("defines no acmesim_scheduler_api_version") &&
+                                 !Catch::Contains("defines no acmesim_scheduler_plugin"));
+
+  const auto throws = validate(test_broken_plugin_throws_PATH);
+  CHECK(throws.exit_code == 2);
+  CHECK_THAT(throws.err, Catch::Contains("threw from its entry point: the broken plugin cannot make itself"));
+
+  const auto declared = validate(test_broken_plugin_bad_params_PATH);
+  CHECK(declared.exit_code == 2);
+  CHECK_THAT(declared.err, Catch::Contains("the scheduler plugin declares its parameters wrongly: parameter 'window': "
+                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a finite number; parameter "
+                                           "'depth': an integer parameter with the default 1.5; parameter 'depth': "
+                                           "declared more than once"));
+}
+
+TEST_CASE("a plugin asking the view for a job that does not exist, or whose factory makes nothing, stops the run "
+          "naming itself")
+{
+  const auto no_job = run_into(PLUGIN + ", params: {mode: 3}}", "no-job");
+  CHECK(no_job.exit_code == 1);
+  CHECK_THAT(no_job.err, Catch::Contains("test-fifo") &&
+                             Catch::Contains("job id 99999999 is not a job of this run (ids are 0 to 3)") &&
+                             !Catch::Contains("internal error"));
+  CHECK_FALSE(std::filesystem::exists(scratch() / "no-job" / "summary.json"));
+
+  const auto nothing = run_into(PLUGIN + ", params: {mode: 4}}", "nothing");
+  CHECK(nothing.exit_code == 1);
+  CHECK_THAT(nothing.err, Catch::Contains("(test-fifo): its factory returned no scheduler (a null pointer)") &&
+                              !Catch::Contains("internal error"));
+}
+
 TEST_CASE("a plugin that throws or decides the impossible stops the run, naming itself, the time and the decision")
 {
   const auto thrown = run_into(PLUGIN + ", params: {mode: 1}}", "thrown");
@@ -149,7 +187,7 @@ TEST_CASE("a Python policy's impossible decisions and stale views raise where th
   CHECK(twice.exit_code == 1);
   CHECK(twice.err.find("at simulated time 0.000 s") != std::string::npos);
   CHECK(twice.err.find("view.start(job, allocation)") != std::string::npos); // the traceback's line
-  CHECK(twice.err.find("ValueError: node 0 has 0 free GPUs, not 8") != std::string::npos);
+  CHECK(twice.err.find("ValueError: job 0 was already started in this call") != std::string::npos);
 
   const auto stale = run_into(POLICY + "Fifo, params: {mode: 3}}", "py-stale");
   CHECK(stale.exit_code == 1);
@@ -188,6 +226,16 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 10}}") + "'");
   CHECK(range.exit_code == 2);
   CHECK(range.err.find("scheduler.params.mode") != std::string::npos);
+
+  const auto declared = run_acmesim("validate '" + scenario(POLICY + "BadDeclarations}") + "'");
+  CHECK(declared.exit_code == 2);
+  CHECK_THAT(declared.err, Catch::Contains("the Python policy declares its parameters wrongly: parameter 'window': "
+                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a finite number; parameter "
+                                           "'depth': an integer parameter with the default 1.5"));
+  const auto unknown_key = run_acmesim("validate '" + scenario(POLICY + "UnknownKey}") + "'");
+  CHECK(unknown_key.exit_code == 2);
+  CHECK_THAT(unknown_key.err, Catch::Contains("parameter 'depth' declares 'dflt', which is not one of default, min, "
+                                              "max, integer, help"));
 }
 
 TEST_CASE("a Python policy sees which links of a ring across three-tier blocks run to the core")

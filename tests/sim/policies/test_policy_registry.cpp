@@ -6,6 +6,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <string>
+#include <vector>
+
 using namespace acmesim;
 using acmesim::testing::HandBuiltView;
 using acmesim::testing::make_job;
@@ -41,7 +45,7 @@ TEST_CASE("every registered recovery policy is built with its declared defaults"
   }
 }
 
-TEST_CASE("every declared parameter has help and a default inside its range")
+TEST_CASE("every declared parameter has help and passes the checks plugins are loaded with")
 {
   std::vector<const PolicyInfo*> all = scheduler_registry().policies();
   for (const auto* p : placement_registry().policies())
@@ -57,7 +61,29 @@ TEST_CASE("every declared parameter has help and a default inside its range")
       CHECK(param.default_value >= param.min_value);
       CHECK(param.default_value <= param.max_value);
     }
+    CHECK(declaration_problems(*info).empty());
   }
+}
+
+TEST_CASE("the declaration check names each fault of a parameter: range, non-number, fraction, name")
+{
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  PolicyInfo info{"p", "help",
+                  {{"a", "", 1, 0, 10, true},   // fine
+                   {"b", "", 5, 10, 1, false},  // min above max
+                   {"c", "", 11, 0, 10, false}, // default above max
+                   {"d", "", 0.5, 0, 1, true},  // a fraction for an integer
+                   {"e", "", nan, 0, 1, false},
+                   {"f", "", 0, -inf, 1, false},
+                   {"a", "", 1, 0, 10, true},   // twice
+                   {"", "", 0, 0, 1, false}}};
+  CHECK(declaration_problems(info) ==
+        std::vector<std::string>{"parameter 'b': min 10 is above max 1", "parameter 'c': default 11 is outside [0, 10]",
+                                 "parameter 'd': an integer parameter with the default 0.5",
+                                 "parameter 'e': default is nan, not a finite number",
+                                 "parameter 'f': min is -inf, not a finite number",
+                                 "parameter 'a': declared more than once", "a parameter has an empty name"});
 }
 
 TEST_CASE("a second policy of a registered name is refused, and an unknown name cannot be built")
