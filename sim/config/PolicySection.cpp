@@ -62,6 +62,9 @@ const KeyTable<SchedulerSpec>& scheduler_keys()
                 "shared: one scheduler for all pods, a job runs on any; separate: each pod has its own "
                 "instance of the scheduler, as separate clusters, and a job runs on the pod named after its "
                 "home cluster (the acme generator's jobs have one)"),
+      number_key("decision_limit_s", &SchedulerSpec::decision_limit_s, number_between(0, 86400), "s",
+                 "wall time one scheduler call may take; past it the run stops (exit 1) naming the policy and "
+                 "the simulated time: for a policy that may loop forever. 0: no limit"),
   });
   return keys;
 }

@@ -189,6 +189,8 @@ RunSetup run_setup(const Scenario& scenario, const Workload& workload, const Run
   setup.recovery = result.recovery.get();
   setup.checkpoint = &scenario.checkpoint;
   setup.estimates = scenario.workload.runtime_estimates();
+  setup.decision_limit_s = scenario.scheduler.decision_limit_s;
+  setup.scheduler_name = "'" + scenario.scheduler.name + "'";
   setup.evaluation = &scenario.evaluation;
   setup.network = &scenario.network;
   setup.start_overhead_s = draw_start_overheads(scenario.cluster, workload, scenario.seed);

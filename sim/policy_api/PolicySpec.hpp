@@ -70,6 +70,7 @@ struct SchedulerSpec {
   std::string python;            // a Python policy's file as resolved (docs/writing-a-scheduler.md)
   std::string python_as_written;
   std::string python_class;      // the class in it
+  double decision_limit_s = 0;   // wall seconds one call may take before the run is stopped; 0: no limit
   std::map<std::string, double> params; // validated; the loader fills in every default
 };
 

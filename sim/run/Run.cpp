@@ -60,6 +60,7 @@ Run::Run(const Topology& topology, const Workload& workload, Scheduler& schedule
     , outages_(core(), nodes_, recovery_, training_, transfers_, setup.failures, setup.recovery, setup.transfers)
     , trials_(core(), queue_, transfers_, cpu_work_, setup.evaluation, setup.checkpoint)
     , scheduler_(&scheduler)
+    , decision_watch_(setup.decision_limit_s, setup.scheduler_name)
     , estimates_(setup.estimates)
 {
   check_setup(workload, setup);
@@ -131,7 +132,10 @@ void Run::call_scheduler()
     return;
   const std::vector<SchedulerEvent>& events = inbox_.take(now());
   ++counters_.scheduler_calls;
-  const Decisions decisions = scheduler_->decide(view(), events);
+  const Decisions decisions = [&] {
+    const auto watched = decision_watch_.arm(now());
+    return scheduler_->decide(view(), events);
+  }();
   if (decisions.wake_at <= now())
     throw std::logic_error("scheduler asked to be woken at " + std::to_string(decisions.wake_at) + ", not after now");
   scheduler_wake_at_ = decisions.wake_at;

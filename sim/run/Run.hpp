@@ -10,6 +10,7 @@
 #include "models/failure/FailureRates.hpp"
 #include "sim/policy_api/RecoveryPolicy.hpp"
 #include "sim/run/CpuWork.hpp"
+#include "sim/run/DecisionWatch.hpp"
 #include "sim/run/JobQueue.hpp"
 #include "sim/run/JobRecovery.hpp"
 #include "sim/run/NodeService.hpp"
@@ -22,6 +23,7 @@
 #include "sim/run/TrialGroups.hpp"
 
 #include <limits>
+#include <string>
 
 namespace acmesim {
 
@@ -39,6 +41,8 @@ struct RunSetup {
   JobFailureRate job_failure_rate;            // for Young's and Daly's intervals
   std::vector<double> start_overhead_s;       // by job id (StartOverheads.hpp); empty: none
   RuntimeEstimates estimates;                 // what schedulers' views estimate (workload.estimates)
+  double decision_limit_s = 0;                // wall-time bound of one scheduler call; 0: none (DecisionWatch)
+  std::string scheduler_name;                 // the policy, as that bound's message names it
   // What is recorded for the result files beyond the ledger's totals (docs/outputs.md).
   double utilisation_bin_s = 0; // > 0: the ledger keeps a series in bins of this width
   std::size_t utilisation_max_bins = 0; // > 0: at most this many (SeriesLimitReached beyond)
@@ -128,6 +132,7 @@ private:
   Outages outages_;
   TrialGroups trials_;
   Scheduler* scheduler_;
+  DecisionWatch decision_watch_;
   RuntimeEstimates estimates_; // the setup's: what the scheduler's view estimates
   double scheduler_wake_at_ = std::numeric_limits<double>::infinity(); // the last call's Decisions::wake_at
   // Since the last instant: its time, whether a job was queued then, and the GPUs free then.

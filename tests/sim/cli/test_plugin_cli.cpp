@@ -223,7 +223,7 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   CHECK(no_class_key.exit_code == 2);
   CHECK(no_class_key.err.find("scheduler.class") != std::string::npos);
 
-  const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 10}}") + "'");
+  const auto range = run_acmesim("validate '" + scenario(POLICY + "Fifo, params: {mode: 11}}") + "'");
   CHECK(range.exit_code == 2);
   CHECK(range.err.find("scheduler.params.mode") != std::string::npos);
 
@@ -236,6 +236,18 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   CHECK(unknown_key.exit_code == 2);
   CHECK_THAT(unknown_key.err, Catch::Contains("parameter 'depth' declares 'dflt', which is not one of default, min, "
                                               "max, integer, help"));
+}
+
+TEST_CASE("a policy stuck in a loop is stopped by scheduler.decision_limit_s, naming it and the simulated time")
+{
+  const auto stuck = run_into(POLICY + "Fifo, params: {mode: 10}, decision_limit_s: 0.5}", "stuck");
+  CHECK(stuck.exit_code == 1);
+  CHECK_THAT(stuck.err, Catch::Contains("error: scheduler 'py-fifo' took more than 0.5 s of wall time over one "
+                                        "decision at simulated time 100.000 s (scheduler.decision_limit_s)"));
+  CHECK_FALSE(std::filesystem::exists(scratch() / "stuck" / "summary.json"));
+  CHECK(std::filesystem::exists(scratch() / "stuck" / "INCOMPLETE"));
+  // Under the limit, the same policy's calls are not bounded by it.
+  CHECK(run_into(POLICY + "Fifo, decision_limit_s: 0.5}", "quick").exit_code == 0);
 }
 
 TEST_CASE("a Python policy sees which links of a ring across three-tier blocks run to the core")
