@@ -245,8 +245,12 @@ int cmd_plan(const std::vector<std::string>& args)
     else
       load_scenario_file(plan.scenario, overrides);
   };
-  check(0);
-  check(plan.candidate_count() - 1);
+  try {
+    check(0);
+    check(plan.candidate_count() - 1);
+  } catch (const InputError& e) {
+    throw located_in_file(e, plan.key_where);
+  }
   const ExperimentBackend backend = read_backend_options(vm, plan.slurm);
   const ExperimentDir dir = experiment_output_dir(vm, plan.out, plan.name);
   const fs::path& out = dir.path;

@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -35,6 +37,51 @@ See docs/experiments.md for the sweep file.
 
 )";
 
+// The base scenario with the common overrides must load, and each swept key with at least one of
+// its values: a key that loads with none (misspelt, say) would fail every point, and is refused
+// before any runs. A point's own bad value is checked by its own run and fails that point only.
+// Errors are told at their place in the sweep file.
+void check_sweep_keys(const SweepSpec& spec)
+{
+  const auto load_base = [&](const std::vector<std::string>& overrides) {
+    if (spec.scenario.empty())
+      load_default_scenario(overrides);
+    else
+      load_scenario_file(spec.scenario, overrides);
+  };
+  try {
+    load_base(spec.set);
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+      std::set<std::string> tried;
+      std::optional<InputError> first;
+      for (const SweepPoint& point : spec.points) {
+        if (i >= point.values.size() || !point.values[i] || !tried.insert(*point.values[i]).second)
+          continue;
+        std::vector<std::string> overrides = spec.set;
+        overrides.push_back(spec.parameters[i] + "=" + *point.values[i]);
+        try {
+          load_base(overrides);
+          first.reset();
+          break;
+        } catch (const InputError& e) {
+          if (!first)
+            first = e;
+        }
+      }
+      if (first) {
+        std::vector<Diagnostic> all = first->diagnostics();
+        const auto where = spec.key_where.find(spec.parameters[i]);
+        all.push_back({where == spec.key_where.end() ? spec.source : where->second, spec.parameters[i], "",
+                       "no value of this swept key loads with the base scenario, so every point would fail; "
+                       "the sweep runs none"});
+        throw InputError(std::move(all));
+      }
+    }
+  } catch (const InputError& e) {
+    throw located_in_file(e, spec.key_where);
+  }
+}
+
 } // namespace
 
 int cmd_sweep(const std::vector<std::string>& args)
@@ -47,12 +94,7 @@ int cmd_sweep(const std::vector<std::string>& args)
     return EXIT_OK;
   const po::variables_map& vm = *parsed;
   const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
-  // The base scenario with the common overrides must load; a point's own values are checked by
-  // its own run, so one bad value fails that point only.
-  if (spec.scenario.empty())
-    load_default_scenario(spec.set);
-  else
-    load_scenario_file(spec.scenario, spec.set);
+  check_sweep_keys(spec);
   const ExperimentBackend backend = read_backend_options(vm, spec.slurm);
   const ExperimentDir dir = experiment_output_dir(vm, spec.out, spec.name);
   const fs::path& out = dir.path;

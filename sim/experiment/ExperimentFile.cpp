@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 namespace acmesim {
 
@@ -103,7 +104,22 @@ bool ExperimentFileReader::valid_key(const ConfigEntry& e, const std::string& pa
     checker_.error(e.key_where, join_key(parent, e.key), e.key, "the seeds are given by seeds:");
     return false;
   }
+  key_where_.try_emplace(e.key, e.key_where);
   return true;
+}
+
+InputError located_in_file(const InputError& e, const std::map<std::string, std::string>& key_where)
+{
+  constexpr std::string_view SET = "--set ";
+  std::vector<Diagnostic> out = e.diagnostics();
+  for (Diagnostic& d : out) {
+    if (!d.where.starts_with(SET))
+      continue;
+    const std::string key = d.where.substr(SET.size(), d.where.find('=') - SET.size());
+    if (const auto it = key_where.find(key); it != key_where.end())
+      d.where = it->second;
+  }
+  return InputError(std::move(out));
 }
 
 void ExperimentFileReader::read_set(MapReader& top, std::vector<std::string>& set)

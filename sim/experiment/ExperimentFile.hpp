@@ -7,6 +7,7 @@
 #include "sim/keys/CheckedReader.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,7 +43,8 @@ public:
   void read_name(MapReader& top, std::string& name);
   // `scenario:`: the absolute path of the file, relative to the experiment file.
   void read_scenario(MapReader& top, std::string& scenario);
-  // A key given to --set: a dotted scenario path, never the seed. Reported unless valid.
+  // A key given to --set: a dotted scenario path, never the seed. Reported unless valid; a valid
+  // one's place in the file is kept (key_where).
   bool valid_key(const ConfigEntry& e, const std::string& parent);
   // `set:` as "key=value" overrides.
   void read_set(MapReader& top, std::vector<std::string>& set);
@@ -51,10 +53,18 @@ public:
   void read_slurm(MapReader& top, SlurmOptions& slurm);
 
   ConfigChecker& checker() { return checker_; }
+  // Where each scenario key the file sets (set:, grid:, points:, variables:) is first written.
+  const std::map<std::string, std::string>& key_where() const { return key_where_; }
 
 private:
   ConfigChecker& checker_;
+  std::map<std::string, std::string> key_where_;
 };
+
+// The errors of loading a base scenario with an experiment file's overrides, each one that a
+// `--set key=value` made from the file told by the key's place there ("sweep.yaml:4:3"), not as a
+// --set the user never typed.
+InputError located_in_file(const InputError& e, const std::map<std::string, std::string>& key_where);
 
 // An experiment file's text, and where it is: relative paths in it are relative to `base_dir`,
 // and its name defaults to the file's stem. Throws InputError when the file cannot be read.

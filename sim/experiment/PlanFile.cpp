@@ -56,6 +56,7 @@ public:
     if (top.require("cost"))
       read_cost(*top.get("cost"), spec);
     shared_.read_slurm(top, spec.slurm);
+    spec.key_where = shared_.key_where();
   }
 
 private:

@@ -23,6 +23,7 @@
 #include "sim/experiment/ExperimentFile.hpp"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,6 +79,7 @@ struct PlanSpec {
   std::string scenario;        // absolute path; empty: the embedded default
   std::string scenario_digest;
   std::vector<std::string> set;
+  std::map<std::string, std::string> key_where; // where each set key and variable is written (ExperimentFile.hpp)
   std::vector<std::uint64_t> seeds;
   double confidence = 0.95;
   std::vector<PlanVariable> variables;

@@ -38,6 +38,7 @@ public:
     else if (const ConfigNode* points = top.get("points"))
       combos = read_points(*points, spec.parameters);
     shared_.read_slurm(top, spec.slurm);
+    spec.key_where = shared_.key_where();
     // A file that varies nothing (only a name, say) would run the default scenario once: a mistake.
     // Said only when nothing else is wrong, since an error elsewhere is the likelier cause.
     if (checker_.diagnostics().empty() && !top.get("grid") && !top.get("points") && !top.get("seeds") &&

@@ -14,6 +14,7 @@
 #include "sim/experiment/ExperimentFile.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,7 @@ struct SweepSpec {
   std::vector<SweepPoint> points;
   std::string out; // `out:` relative to the working directory, or empty
   SlurmOptions slurm;
+  std::map<std::string, std::string> key_where; // where each set or swept key is written (ExperimentFile.hpp)
 
   // The --set overrides of one point: the common ones, then its own.
   std::vector<std::string> overrides_of(const SweepPoint& point) const;

@@ -195,7 +195,8 @@ TEST_CASE("plan: a variable value the scenario refuses is an input error before 
                                .string();
   const auto o = run_acmesim(plan(file, "bad-value"));
   CHECK(o.exit_code == 2);
-  CHECK_THAT(o.err, Catch::Contains("cluster.nodes") && Catch::Contains("nothing was simulated"));
+  CHECK_THAT(o.err, Catch::Contains("bad-value.yaml:3:13: key 'cluster.nodes', value '-3'") &&
+                        Catch::Contains("nothing was simulated") && !Catch::Contains("--set"));
   CHECK_FALSE(fs::exists(scratch() / "bad-value" / "points"));
 }
 

@@ -114,8 +114,19 @@ TEST_CASE("sweep: bad sweep files and options exit 2 before any point runs")
                   write_scratch_file("badset.yaml", "set: {cluster.nodes: -3}\nseeds: 2\n").string() + "' --out '" +
                   (scratch() / "badset").string() + "'");
   CHECK(o.exit_code == 2);
-  CHECK_THAT(o.err, Catch::Contains("cluster.nodes"));
+  // Told at its place in the sweep file, not as a --set the user never typed.
+  CHECK_THAT(o.err, Catch::Contains("badset.yaml:1:7: key 'cluster.nodes', value '-3'") && !Catch::Contains("--set"));
   CHECK_FALSE(fs::exists(scratch() / "badset" / "points"));
+  // A misspelt swept key loads with none of its values: refused before any point runs, at its
+  // place. A bad value among good ones fails its own point only (checked by the run).
+  o = run_acmesim("sweep '" +
+                  write_scratch_file("badkey.yaml", "seeds: 2\ngrid:\n  cluster.nodez: [2, 4]\n").string() +
+                  "' --out '" + (scratch() / "badkey").string() + "'");
+  CHECK(o.exit_code == 2);
+  CHECK_THAT(o.err, Catch::Contains("badkey.yaml:3:3: key 'cluster.nodez'") &&
+                        Catch::Contains("no value of this swept key loads with the base scenario") &&
+                        !Catch::Contains("--set"));
+  CHECK_FALSE(fs::exists(scratch() / "badkey" / "points"));
   const std::string file = sweep_file("opts.yaml", "fifo");
   CHECK(run_acmesim("sweep '" + file + "' --backend cloud").exit_code == 2);
   CHECK(run_acmesim("sweep '" + file + "' --jobs 0").exit_code == 2);
