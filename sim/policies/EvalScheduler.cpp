@@ -106,18 +106,20 @@ bool EvalScheduler::pack_campaign(const ClusterView& view, std::uint32_t campaig
   // slot (whole groups of a trial's GPUs on one node, lowest node first) takes the longest
   // trial left; the rest wait for the next free slot. This is longest-first list scheduling:
   // it plans only the GPUs free now, so GPUs freed later still serve the campaign.
-  std::vector<JobId> trials;
-  for (JobId id : view.queue())
-    if (!taken.count(id) && view.job(id).eval_trial() && view.eval_chunk(id).campaign == campaign)
-      trials.push_back(id);
-  const auto priority = [&](JobId id) {
-    const EvalChunk& c = view.eval_chunk(id);
-    return gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0);
-  };
-  std::stable_sort(trials.begin(), trials.end(), [&](JobId a, JobId b) { return priority(a) > priority(b); });
+  // Each trial's priority is worked out once, not at every comparison of the sort.
+  std::vector<std::pair<double, JobId>> trials; // (priority, trial), in queue order
+  for (JobId id : view.queue()) {
+    if (taken.count(id) || !view.job(id).eval_trial())
+      continue;
+    if (const EvalChunk& c = view.eval_chunk(id); c.campaign == campaign)
+      trials.emplace_back(gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), id);
+  }
+  std::stable_sort(trials.begin(), trials.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   bool started = false;
   const auto& topology = mirror().topology();
-  for (JobId id : trials) {
+  for (const auto& [priority, id] : trials) {
+    if (mirror().free_gpus_total() == 0)
+      break; // every trial left would find no slot
     const int gpus = view.job(id).gpus;
     NodeId node = 0;
     while (node < topology.node_count() && mirror().free_gpus(node) < gpus)
