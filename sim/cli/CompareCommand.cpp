@@ -164,8 +164,8 @@ int cmd_compare(const std::vector<std::string>& args)
         progress.update(++done, failed);
       });
 
-  stop_if_interrupted(fmt::format("while the comparison ran: no compare.json was written; the runs that finished are in "
-                                  "{}/runs/",
+  stop_if_interrupted(fmt::format("while the comparison ran: no compare.json was written; the runs that finished "
+                                  "are in {}/runs/",
                                   out.string()));
   std::vector<std::vector<RunMetric>> a_runs, b_runs;
   bool any_failed = false;

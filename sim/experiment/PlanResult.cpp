@@ -60,7 +60,8 @@ std::vector<double> base_values(const PlanSpec& spec, const std::string& metric,
   std::vector<std::string> names;
   for (const auto& each : base.front())
     names.push_back(each.name);
-  throw InputError(Diagnostic{spec.source, "", metric, fmt::format("{}; it reports: {}", v.missing, join_names(names))});
+  throw InputError(
+      Diagnostic{spec.source, "", metric, fmt::format("{}; it reports: {}", v.missing, join_names(names))});
 }
 
 double capital_cost(const PlanSpec& spec, std::size_t candidate)

@@ -111,9 +111,9 @@ TEST_CASE("a plugin broken at its entry points or in its parameter declarations 
   const auto declared = validate(test_broken_plugin_bad_params_PATH);
   CHECK(declared.exit_code == 2);
   CHECK_THAT(declared.err, Catch::Contains("the scheduler plugin declares its parameters wrongly: parameter 'window': "
-                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a finite number; parameter "
-                                           "'depth': an integer parameter with the default 1.5; parameter 'depth': "
-                                           "declared more than once"));
+                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a "
+                                           "finite number; parameter 'depth': an integer parameter with the default "
+                                           "1.5; parameter 'depth': declared more than once"));
 }
 
 TEST_CASE("a plugin asking the view for a job that does not exist, or whose factory makes nothing, stops the run "
@@ -230,8 +230,9 @@ TEST_CASE("a Python policy that cannot be used is bad input, found by validate")
   const auto declared = run_acmesim("validate '" + scenario(POLICY + "BadDeclarations}") + "'");
   CHECK(declared.exit_code == 2);
   CHECK_THAT(declared.err, Catch::Contains("the Python policy declares its parameters wrongly: parameter 'window': "
-                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a finite number; parameter "
-                                           "'depth': an integer parameter with the default 1.5"));
+                                           "min 100 is above max 5; parameter 'ratio': default is nan, not a "
+                                           "finite number; parameter 'depth': an integer parameter with the default "
+                                           "1.5"));
   const auto unknown_key = run_acmesim("validate '" + scenario(POLICY + "UnknownKey}") + "'");
   CHECK(unknown_key.exit_code == 2);
   CHECK_THAT(unknown_key.err, Catch::Contains("parameter 'depth' declares 'dflt', which is not one of default, min, "

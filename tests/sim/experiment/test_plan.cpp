@@ -203,7 +203,8 @@ TEST_CASE("plan result: a candidate's run without a metric misses that target, s
           "the base runs, or whose cost is unknown, is unfit")
 {
   const PlanSpec spec = line_of(2);
-  const SeedMetrics base{{{"wait_s.all.mean", 5}, {"jobs.rejected", 0}}, {{"wait_s.all.mean", 5}, {"jobs.rejected", 0}}};
+  const SeedMetrics base{{{"wait_s.all.mean", 5}, {"jobs.rejected", 0}},
+                         {{"wait_s.all.mean", 5}, {"jobs.rejected", 0}}};
   // Seed 2's run has no wait: the target is missed with the reason, and nothing else is judged on it.
   const CandidateResult lacking =
       judge_candidate(spec, 0, {{{"wait_s.all.mean", 1}, {"jobs.rejected", 0}}, {{"jobs.rejected", 0}}}, base);
