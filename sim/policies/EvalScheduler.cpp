@@ -3,6 +3,7 @@
 #include "sim/policies/Registries.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace acmesim {
 
@@ -53,27 +54,106 @@ StartDecision EvalScheduler::decision(JobId job, Allocation allocation) const
   return d;
 }
 
+void EvalScheduler::on_queued(const ClusterView& view, JobId job)
+{
+  if (techniques_.packing)
+    wait(view, job);
+}
+
+void EvalScheduler::on_started(const ClusterView& view, JobId job)
+{
+  if (techniques_.packing)
+    stop_waiting(view, job);
+}
+
+void EvalScheduler::wait(const ClusterView& view, JobId job)
+{
+  Waiting& w = waiting_;
+  ++w.count;
+  if (!view.job(job).eval_trial()) {
+    w.others.insert(job);
+    return;
+  }
+  const EvalChunk& c = view.eval_chunk(job);
+  CampaignQueue& campaign = w.campaigns[c.campaign];
+  if (!campaign.ids.empty() && *campaign.ids.begin() > job)
+    w.heads.erase({*campaign.ids.begin(), c.campaign});
+  if (campaign.ids.empty() || *campaign.ids.begin() > job)
+    w.heads.emplace(job, c.campaign);
+  campaign.ids.insert(job);
+  campaign.by_priority.emplace(gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), job);
+}
+
+void EvalScheduler::stop_waiting(const ClusterView& view, JobId job)
+{
+  Waiting& w = waiting_;
+  if (!view.job(job).eval_trial()) {
+    w.count -= w.others.erase(job);
+    return;
+  }
+  const EvalChunk& c = view.eval_chunk(job);
+  const auto it = w.campaigns.find(c.campaign);
+  if (it == w.campaigns.end() || it->second.ids.erase(job) == 0)
+    return;
+  --w.count;
+  CampaignQueue& campaign = it->second;
+  campaign.by_priority.erase({gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), job});
+  if (w.heads.erase({job, c.campaign}) > 0 && !campaign.ids.empty())
+    w.heads.emplace(*campaign.ids.begin(), c.campaign);
+  if (campaign.ids.empty())
+    w.campaigns.erase(it);
+}
+
 void EvalScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>&)
 {
+  if (techniques_.packing) {
+    schedule_packing(view);
+    return;
+  }
   std::set<JobId> taken; // queued jobs this pass has already put into a decision
-  std::set<std::uint32_t> packed_campaigns; // each campaign is packed once per pass
   for (JobId id : view.queue()) {
     if (taken.count(id))
       continue;
-    const Job& j = view.job(id);
-    if (!j.eval_trial()) {
+    if (!view.job(id).eval_trial()) {
       if (!try_start(view, id))
         return; // strict order for everything else
       continue;
     }
-    if (techniques_.packing) {
-      const std::uint32_t campaign = view.eval_chunk(id).campaign;
-      if (packed_campaigns.insert(campaign).second && !pack_campaign(view, campaign, taken))
-        return; // no free slot: nothing else fits either
-      continue;
-    }
     if (!start_dataset(view, id, taken))
       return;
+  }
+}
+
+void EvalScheduler::schedule_packing(const ClusterView& view)
+{
+  Waiting& w = waiting_;
+  if (w.count != view.queue().size()) { // a job came or went unannounced: start again from the queue
+    w = Waiting{};
+    for (const JobId id : view.queue())
+      wait(view, id);
+  }
+  std::set<std::uint32_t> packed; // each campaign is packed once per pass
+  JobId cursor = 0;               // the pass has walked the queue up to here
+  while (true) {
+    const auto other = w.others.lower_bound(cursor);
+    auto head = w.heads.lower_bound({cursor, 0});
+    while (head != w.heads.end() && packed.contains(head->second))
+      ++head; // a campaign packed already, whose first trial left is further on
+    const bool other_first = other != w.others.end() && (head == w.heads.end() || *other < head->first);
+    if (other_first) {
+      const JobId id = *other;
+      cursor = id + 1;
+      if (!try_start(view, id))
+        return; // strict order for everything else
+      continue;
+    }
+    if (head == w.heads.end())
+      return;
+    const std::uint32_t campaign = head->second;
+    cursor = head->first + 1;
+    packed.insert(campaign);
+    if (!pack_campaign(view, campaign))
+      return; // no free slot: nothing else fits either
   }
 }
 
@@ -99,36 +179,36 @@ bool EvalScheduler::start_dataset(const ClusterView& view, JobId first, std::set
   return true;
 }
 
-bool EvalScheduler::pack_campaign(const ClusterView& view, std::uint32_t campaign, std::set<JobId>& taken)
+bool EvalScheduler::pack_campaign(const ClusterView& view, std::uint32_t campaign)
 {
   // The campaign's queued trials, longest first: by GPU time, plus the metric when it runs on
   // CPUs, so that long CPU work starts early and overlaps the rest (ties by job id). Each free
   // slot (whole groups of a trial's GPUs on one node, lowest node first) takes the longest
   // trial left; the rest wait for the next free slot. This is longest-first list scheduling:
   // it plans only the GPUs free now, so GPUs freed later still serve the campaign.
-  // Each trial's priority is worked out once, not at every comparison of the sort.
-  std::vector<std::pair<double, JobId>> trials; // (priority, trial), in queue order
-  for (JobId id : view.queue()) {
-    if (taken.count(id) || !view.job(id).eval_trial())
-      continue;
-    if (const EvalChunk& c = view.eval_chunk(id); c.campaign == campaign)
-      trials.emplace_back(gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), id);
-  }
-  std::stable_sort(trials.begin(), trials.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto& trials = waiting_.campaigns.at(campaign).by_priority;
   bool started = false;
   const auto& topology = mirror().topology();
-  for (const auto& [priority, id] : trials) {
+  int smallest_unplaced = std::numeric_limits<int>::max(); // no slot of this many GPUs or more now
+  for (auto it = trials.begin(); it != trials.end();) {
     if (mirror().free_gpus_total() == 0)
       break; // every trial left would find no slot
+    const JobId id = (it++)->second; // starting it takes it out of `trials`: step past it first
     const int gpus = view.job(id).gpus;
+    if (gpus >= smallest_unplaced)
+      continue;
     NodeId node = 0;
     while (node < topology.node_count() && mirror().free_gpus(node) < gpus)
       ++node;
-    if (node == topology.node_count())
-      continue; // no slot of this size now; a smaller trial may still fit
-    taken.insert(id);
+    if (node == topology.node_count()) {
+      smallest_unplaced = gpus; // a smaller trial may still fit
+      continue;
+    }
+    const bool last = it == trials.end();
     start_on(view, decision(id, Allocation{{{node, gpus}}}));
     started = true;
+    if (last)
+      break; // the campaign's last trial: its queue is gone
   }
   return started;
 }

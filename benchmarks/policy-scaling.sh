@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# How a scheduler's cost grows with its queue, for the policies whose passes once grew with the
+# whole queue. eval-decoupled (runtime packing) on scenarios/eval-7b-63-datasets.yaml (one Seren
+# node) with ever larger models: a larger model cuts the same datasets into more trials, all queued
+# at once. Prints, per model size: trials, replay seconds as the program logs them, trials per
+# second of replay, whole-process seconds and peak RSS. Near-linear means trials per second stays
+# within a small factor as the trials grow a hundredfold.
+# Usage: benchmarks/policy-scaling.sh [BUILD_DIR]   (default build-bench; ACMESIM=... to reuse a binary)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/release-build.sh
+echo "| evaluation.model_params_b | trials | replay | trials per second of replay | whole process | peak RSS |"
+echo "|---|---|---|---|---|---|"
+for billions in 300 3000 10000 30000 100000; do
+  on_one_core "$ACMESIM" run scenarios/eval-7b-63-datasets.yaml --set evaluation.model_params_b=$billions \
+    --out "$out/run" 2>"$out/log" >/dev/null
+  read -r jobs replay < <(sed -n 's/.*replay: \([0-9]*\) jobs in \([0-9.]*\) s wall.*/\1 \2/p' "$out/log")
+  read -r wall rss <"$out/time"
+  rate=$(python3 -c "print(f'{$jobs / max($replay, 1e-9):,.0f}')")
+  echo "| $billions | $jobs | $replay s | $rate | $wall s | $((rss / 1024)) MB |"
+done
