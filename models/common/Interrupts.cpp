@@ -11,7 +11,6 @@ namespace {
 std::atomic<int> received{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
-
 extern "C" void record_interrupt(int signal)
 {
   int none = 0;

@@ -15,6 +15,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -125,7 +126,8 @@ int cmd_sweep(const std::vector<std::string>& args)
     std::cerr << fmt::format("{} point {}: {}\n", f.interrupted ? "interrupted" : "failed", f.point, f.error);
   stop_if_interrupted(fmt::format("while sweep '{}' ran: {} points were interrupted or not started (points.csv); "
                                   "the same command with --resume runs them and keeps the {} finished",
-                                  spec.name, outcome.interrupted, outcome.finished));
+                                  spec.name, std::ranges::count_if(outcome.failures, &PointFailure::interrupted),
+                                  outcome.finished));
   return outcome.failures.empty() ? EXIT_OK : EXIT_INTERNAL;
 }
 

@@ -48,20 +48,23 @@ std::string values_text(const PlanSpec& spec, std::size_t candidate)
   return out;
 }
 
+// A judged number, or null when the runs gave none (`missing` says why).
+Json known(const std::string& missing, double value) { return missing.empty() ? Json(value) : Json(nullptr); }
+Json missing_json(const std::string& missing) { return missing.empty() ? Json(nullptr) : Json(missing); }
+
 Json targets_json(const PlanSpec& spec, const std::vector<TargetResult>& results)
 {
   Json targets = Json::array();
   for (std::size_t t = 0; t < spec.targets.size(); ++t) {
     const TargetResult& r = results[t];
-    const auto known = [&](double value) { return r.missing.empty() ? Json(value) : Json(nullptr); };
     targets.push_back({{"metric", spec.targets[t].metric},
-                       {"mean", known(r.value.mean)},
-                       {"sd", known(r.value.sd)},
-                       {"bound", known(r.bound)},
-                       {"margin", known(r.margin)},
+                       {"mean", known(r.missing, r.value.mean)},
+                       {"sd", known(r.missing, r.value.sd)},
+                       {"bound", known(r.missing, r.bound)},
+                       {"margin", known(r.missing, r.margin)},
                        {"met", r.met},
-                       {"confidence", known(r.confidence)},
-                       {"missing", r.missing.empty() ? Json(nullptr) : Json(r.missing)}});
+                       {"confidence", known(r.missing, r.confidence)},
+                       {"missing", missing_json(r.missing)}});
   }
   return targets;
 }
@@ -72,15 +75,14 @@ Json candidate_json(const PlanSpec& spec, const CandidateResult& c)
   for (std::size_t g = 0; g < spec.guards.size(); ++g) {
     const GuardResult& r = c.guards[g];
     const double relative = r.relative();
-    const auto known = [&](double value) { return r.missing.empty() ? Json(value) : Json(nullptr); };
     guards.push_back({{"metric", spec.guards[g].metric},
                       {"base_mean", r.base_mean},
-                      {"worsening_mean", known(r.worsening.mean)},
-                      {"worsening_bound", known(r.worsening.upper)},
+                      {"worsening_mean", known(r.missing, r.worsening.mean)},
+                      {"worsening_bound", known(r.missing, r.worsening.upper)},
                       {"allowed", r.allowed},
-                      {"relative", std::isfinite(relative) && r.missing.empty() ? Json(relative) : Json(nullptr)},
+                      {"relative", std::isfinite(relative) ? known(r.missing, relative) : Json(nullptr)},
                       {"met", r.met},
-                      {"missing", r.missing.empty() ? Json(nullptr) : Json(r.missing)}});
+                      {"missing", missing_json(r.missing)}});
   }
   Json out{{"id", spec.candidate_id(c.candidate)},
            {"values", values_json(spec, c.candidate)},

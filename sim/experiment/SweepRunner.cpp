@@ -223,7 +223,6 @@ SweepOutcome gather_sweep(const fs::path& out, const SweepSpec& spec)
     }
     if (!error.empty()) {
       const bool interrupted = run_interrupted(dir);
-      outcome.interrupted += interrupted ? 1 : 0;
       outcome.failures.push_back({point.id, error, interrupted});
       points.stream() << prefix << (interrupted ? ",interrupted," : ",failed,") << csv_field(error) << '\n';
       continue;

@@ -61,7 +61,6 @@ struct PointFailure {
 
 struct SweepOutcome {
   std::size_t finished = 0;
-  std::size_t interrupted = 0; // of the failures
   std::vector<PointFailure> failures;
 };
 

@@ -1,13 +1,17 @@
 #include "sim/plugins/PythonPolicy.hpp"
 
+#include "models/common/Text.hpp"
 #include "sim/plugins/PythonView.hpp"
 
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <string_view>
 #include <utility>
 
 namespace py = pybind11;
@@ -67,12 +71,11 @@ ParamSpec param_of(const std::string& name, const py::handle& declared)
   p.min_value = -1e300;
   if (py::isinstance<py::dict>(declared)) {
     const py::dict d = py::reinterpret_borrow<py::dict>(declared);
-    for (const auto& [key, value] : d) {
-      const std::string k = py::str(key);
-      if (k != "default" && k != "min" && k != "max" && k != "integer" && k != "help")
-        throw std::invalid_argument("parameter '" + name + "' declares '" + k +
-                                    "', which is not one of default, min, max, integer, help");
-    }
+    static constexpr std::array<std::string_view, 5> KEYS{"default", "min", "max", "integer", "help"};
+    for (const auto& [key, value] : d)
+      if (const std::string k = py::str(key); std::ranges::find(KEYS, k) == KEYS.end())
+        throw std::invalid_argument("parameter '" + name + "' declares '" + k + "', which is not one of " +
+                                    join_names(KEYS));
     if (!d.contains("default"))
       throw std::invalid_argument("parameter '" + name + "' declares no default");
     p.default_value = d["default"].cast<double>();

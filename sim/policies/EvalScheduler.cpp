@@ -44,6 +44,11 @@ double EvalScheduler::gpu_time(const EvalChunk& chunk) const
   return chunk.preprocess_s + chunk.inference_s + (techniques_.metric_on_cpu ? 0 : chunk.metric_s);
 }
 
+double EvalScheduler::priority(const EvalChunk& chunk) const
+{
+  return gpu_time(chunk) + (techniques_.metric_on_cpu ? chunk.metric_s : 0);
+}
+
 StartDecision EvalScheduler::decision(JobId job, Allocation allocation) const
 {
   StartDecision d;
@@ -76,12 +81,13 @@ void EvalScheduler::wait(const ClusterView& view, JobId job)
   }
   const EvalChunk& c = view.eval_chunk(job);
   CampaignQueue& campaign = w.campaigns[c.campaign];
-  if (!campaign.ids.empty() && *campaign.ids.begin() > job)
-    w.heads.erase({*campaign.ids.begin(), c.campaign});
-  if (campaign.ids.empty() || *campaign.ids.begin() > job)
+  if (campaign.ids.empty() || job < *campaign.ids.begin()) { // the campaign's new first trial
+    if (!campaign.ids.empty())
+      w.heads.erase({*campaign.ids.begin(), c.campaign});
     w.heads.emplace(job, c.campaign);
+  }
   campaign.ids.insert(job);
-  campaign.by_priority.emplace(gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), job);
+  campaign.by_priority.emplace(priority(c), job);
 }
 
 void EvalScheduler::stop_waiting(const ClusterView& view, JobId job)
@@ -97,7 +103,7 @@ void EvalScheduler::stop_waiting(const ClusterView& view, JobId job)
     return;
   --w.count;
   CampaignQueue& campaign = it->second;
-  campaign.by_priority.erase({gpu_time(c) + (techniques_.metric_on_cpu ? c.metric_s : 0), job});
+  campaign.by_priority.erase({priority(c), job});
   if (w.heads.erase({job, c.campaign}) > 0 && !campaign.ids.empty())
     w.heads.emplace(*campaign.ids.begin(), c.campaign);
   if (campaign.ids.empty())

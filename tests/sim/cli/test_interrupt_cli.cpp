@@ -58,20 +58,33 @@ Interrupted interrupt(const std::string& name, const std::string& args, const st
 
 } // namespace
 
-TEST_CASE("cli: SIGTERM stops a run between two instants: exit 143, interrupted, no results, INCOMPLETE says why")
+namespace {
+
+// Runs the slow run into `name`, sends SIGNAL (INT or TERM) once it has begun, and checks that it
+// stopped as an interrupted run does: the exit code, the message, no result files, INCOMPLETE
+// saying why. Gives the results folder.
+std::filesystem::path check_run_interrupted(const std::string& name, const std::string& signal, int exit_code)
 {
-  const auto out = scratch() / "term";
-  const Interrupted r = interrupt("term", "run " + SLOW_RUN + " --out '" + out.string() + "'", "TERM",
-                                  RUN_BEGUN);
+  const auto out = scratch() / name;
+  const Interrupted r = interrupt(name, "run " + SLOW_RUN + " --out '" + out.string() + "'", signal, RUN_BEGUN);
   INFO(r.err);
-  CHECK(r.exit_code == 143);
-  CHECK(r.err.find("interrupted by SIGTERM at simulated time ") != std::string::npos);
+  const std::string said = "interrupted by SIG" + signal;
+  CHECK(r.exit_code == exit_code);
+  CHECK(r.err.find(said + " at simulated time ") != std::string::npos);
   CHECK(r.err.find("the run stopped and wrote no results") != std::string::npos);
   CHECK(r.err.find("internal error") == std::string::npos);
+  CHECK(r.err.find("Traceback") == std::string::npos);
   for (const char* file : {"summary.json", "jobs.csv", "utilisation.csv"})
     CHECK_FALSE(std::filesystem::exists(out / file));
-  CHECK(slurp(out / "INCOMPLETE").find("interrupted by SIGTERM") != std::string::npos);
+  CHECK(slurp(out / "INCOMPLETE").find(said) != std::string::npos);
+  return out;
+}
 
+} // namespace
+
+TEST_CASE("cli: SIGTERM stops a run between two instants: exit 143, interrupted, no results, INCOMPLETE says why")
+{
+  const auto out = check_run_interrupted("term", "TERM", 143);
   // What reads a run's results refuses the folder, quoting why.
   const auto plotted = acmesim::testing::run_acmesim("report '" + out.string() + "' --out -");
   CHECK(plotted.exit_code == 2);
@@ -84,17 +97,8 @@ TEST_CASE("cli: SIGTERM stops a run between two instants: exit 143, interrupted,
 
 TEST_CASE("cli: Ctrl-C (SIGINT) stops a run with a Python policy: exit 130, interrupted, no results")
 {
-  const auto out = scratch() / "int";
-  const Interrupted r = interrupt("int", "run " + SLOW_RUN + " --out '" + out.string() + "'", "INT",
-                                  RUN_BEGUN);
-  INFO(r.err);
-  CHECK(r.exit_code == 130);
   // The embedded interpreter leaves SIGINT to acmesim (it takes it only from the default handler).
-  CHECK(r.err.find("interrupted by SIGINT at simulated time ") != std::string::npos);
-  CHECK(r.err.find("Traceback") == std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(out / "summary.json"));
-  CHECK_FALSE(std::filesystem::exists(out / "jobs.csv"));
-  CHECK(slurp(out / "INCOMPLETE").find("interrupted by SIGINT") != std::string::npos);
+  check_run_interrupted("int", "INT", 130);
 }
 
 TEST_CASE("cli: an interrupted sweep stops its running point, starts no more, says which, and --resume runs those")
