@@ -23,15 +23,50 @@ const Registration conservative_backfill(
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& topology,
                                                              std::unique_ptr<PlacementPolicy> placement,
-                                                             int backfill_depth)
+                                                             int backfill_depth, Reach reach)
     : QueueScheduler(topology, std::move(placement))
     , backfill_depth_(backfill_depth)
+    , reach_(reach)
 {
 }
 
 void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId job)
 {
   running_.started(job, view.now() + view.estimate_s(job));
+  const auto by_gpus = queued_estimates_.find(view.job(job).gpus);
+  if (by_gpus == queued_estimates_.end())
+    return; // the index is out of step (a job left the queue unseen): the next pass rebuilds it
+  const auto it = by_gpus->second.find(view.estimate_s(job));
+  if (it == by_gpus->second.end())
+    return;
+  by_gpus->second.erase(it);
+  if (by_gpus->second.empty())
+    queued_estimates_.erase(by_gpus);
+  --queued_count_;
+}
+
+void ConservativeBackfillScheduler::on_queued(const ClusterView& view, JobId job)
+{
+  queued_estimates_[view.job(job).gpus].insert(view.estimate_s(job));
+  ++queued_count_;
+  arrivals_.push_back(job);
+  arrived_.insert(job);
+}
+
+void ConservativeBackfillScheduler::index_queue(const ClusterView& view)
+{
+  queued_estimates_.clear();
+  for (const JobId job : view.queue())
+    queued_estimates_[view.job(job).gpus].insert(view.estimate_s(job));
+  queued_count_ = view.queue().size();
+}
+
+bool ConservativeBackfillScheduler::any_queued_may_start() const
+{
+  // The shortest job of each size is the one most likely to fit now.
+  return std::any_of(queued_estimates_.begin(), queued_estimates_.end(), [this](const auto& by_gpus) {
+    return timeline_->may_start_now(by_gpus.first, *by_gpus.second.begin());
+  });
 }
 
 void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job)
@@ -81,53 +116,72 @@ bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent
 
 void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
 {
-  const auto& queue = view.queue();
+  if (queued_count_ != view.queue().size())
+    index_queue(view);
   if (plan_stands(events, view.now())) {
     // No job ended and no reserved time has come: the jobs planned keep their reservations, and
-    // the new ones, at the queue's tail (ids grow with submission), are planned after them.
+    // the plan goes on from where it stopped.
     if (timeline_)
       timeline_->advance_to(view.now());
-    plan(view, last_planned_ ? queue.upper_bound(*last_planned_) : queue.begin());
+    plan(view);
     return;
   }
   timeline_.reset();
   reserved_ = 0;
-  last_planned_.reset();
+  planned_through_.reset();
+  arrivals_.clear();
+  arrived_.clear();
+  arrivals_planned_ = 0;
   plan_valid_ = true;
-  plan(view, queue.begin());
+  plan(view);
 }
 
-void ConservativeBackfillScheduler::plan(const ClusterView& view, std::set<JobId>::const_iterator from)
+std::optional<JobId> ConservativeBackfillScheduler::next_to_plan(const ClusterView& view)
+{
+  const auto& queue = view.queue();
+  for (auto it = planned_through_ ? queue.upper_bound(*planned_through_) : queue.begin(); it != queue.end(); ++it) {
+    planned_through_ = *it;
+    if (!arrived_.count(*it))
+      return *it;
+  }
+  while (arrivals_planned_ < arrivals_.size()) {
+    const JobId job = arrivals_[arrivals_planned_++];
+    if (queue.count(job))
+      return job;
+  }
+  return std::nullopt;
+}
+
+void ConservativeBackfillScheduler::plan(const ClusterView& view)
 {
   const double now = view.now();
   // Until a job does not fit now, no reservation lies ahead: jobs start where the placement
   // policy puts them, and the timeline (which counts them) is built only when first needed.
-  for (auto it = from; it != view.queue().end() && reserved_ < backfill_depth_; ++it) {
-    const JobId id = *it;
-    last_planned_ = id;
+  while (reserved_ < backfill_depth_) {
+    const std::optional<JobId> id = next_to_plan(view);
+    if (!id)
+      return;
     if (!timeline_) {
-      if (try_start(view, id))
+      if (try_start(view, *id))
         continue;
       timeline_.emplace(timeline_now(now));
     }
-    const Job& job = view.job(id);
-    const double duration = view.estimate_s(id);
+    const Job& job = view.job(*id);
+    const double duration = view.estimate_s(*id);
     const auto slot = timeline_->earliest(job.gpus, duration);
-    if (!slot) {
-      ++reserved_; // fits nowhere with the nodes in service: planned, without a reservation
+    if (slot && slot->start <= now) {
+      Allocation allocation = place_now(*timeline_, job.gpus, duration, now);
+      if (allocation.empty())
+        allocation = slot->allocation;
+      timeline_->hold(allocation, now, now + duration);
+      start_on(view, *id, std::move(allocation));
       continue;
     }
-    if (slot->start > now) {
+    if (slot) // else it fits nowhere with the nodes in service: planned, without a reservation
       timeline_->hold(slot->allocation, slot->start, slot->start + duration);
-
-      ++reserved_;
-      continue;
-    }
-    Allocation allocation = place_now(*timeline_, job.gpus, duration, now);
-    if (allocation.empty())
-      allocation = slot->allocation;
-    timeline_->hold(allocation, now, now + duration);
-    start_on(view, id, std::move(allocation));
+    ++reserved_;
+    if (reach_ == Reach::AsNeeded && !any_queued_may_start())
+      return; // the rest is planned when a pass that keeps this plan needs it
   }
 }
 

@@ -3,57 +3,86 @@
 #include "sim/policies/FreeGpuTimeline.hpp"
 #include "sim/policies/QueueScheduler.hpp"
 
+#include <map>
 #include <optional>
 #include <set>
-#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 #include <utility>
 
 namespace acmesim {
 
-// Conservative backfilling (Mu'alem & Feitelson 2001): every queued job, in submission order,
-// gets a reservation at the earliest time it fits for its whole estimated run, given the running
-// jobs' estimated ends and the reservations of the jobs before it; a job whose reservation is now
+// Conservative backfilling (Mu'alem & Feitelson 2001): every queued job, in queue order, gets a
+// reservation at the earliest time it fits for its whole estimated run, given the running jobs'
+// estimated ends and the reservations of the jobs before it; a job whose reservation is now
 // starts. So no job ever delays one queued before it, where EASY protects only the first.
 //
 // Estimates are the run's (workload.estimates), as for EASY; a job running past its estimate (a
 // requested time that fell short, a run lengthened by failures) is taken to end at any moment.
 // Reservations are worked out anew whenever a job ends or is queued again or the cluster changes,
-// so a job ending before its estimate moves the later ones forward; when only submissions
-// happened since the last pass, the reservations stand (no reserved time can have come) and only
-// the new jobs are planned, after them. At most backfill_depth queued jobs hold a reservation; the
-// others wait for a new plan. A job that starts now takes the nodes the placement policy picks among those free for
-// its whole estimated run; a reservation in the future is on the tightest node (one-node jobs) or
-// the lowest-numbered wholly free nodes.
+// so a job ending before its estimate moves the later ones forward. When only submissions
+// happened since, the reservations stand (no reserved time can have come), and the jobs that
+// entered the queue since are planned after every job that was in it, in the order they came (a
+// job its start overhead held back may come after jobs it precedes in the queue). At most
+// backfill_depth queued jobs hold a reservation; the others wait for a new plan. A job that
+// starts now takes the nodes the placement policy picks among those free for its whole estimated
+// run; a reservation in the future is on the tightest node (one-node jobs) or the lowest-numbered
+// wholly free nodes.
+//
+// A pass plans only as far as a decision needs: once no queued job can start now, planning the
+// others would start none of them. The plan is taken up where it stopped by the next pass that
+// keeps it, which gives the jobs the reservations they would have had (nothing the plan holds
+// changed in between, and none of them could start then). So a pass costs what it starts, not
+// the queue, on an overloaded cluster.
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
+  // How far a pass plans: as far as a decision needs, or every queued job up to backfill_depth
+  // (the same decisions, at the cost of the whole plan: for tests that show it).
+  enum class Reach { AsNeeded, Whole };
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                int backfill_depth);
+                                int backfill_depth, Reach reach = Reach::AsNeeded);
 
 protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
   void on_started(const ClusterView& view, JobId job) override;
   void on_finished(const ClusterView& view, JobId job) override;
+  void on_queued(const ClusterView& view, JobId job) override;
   void on_cluster_changed() override { plan_valid_ = false; }
 
 private:
   // Whether the reservations of the last pass still stand: only submissions since, and no
   // running job past its estimate (its end was taken to be the moment after that pass).
   bool plan_stands(const std::vector<SchedulerEvent>& events, double now) const;
-  // Plans the queued jobs from `from` on, in order: each starts now or gets its reservation.
-  void plan(const ClusterView& view, std::set<JobId>::const_iterator from);
+  // Plans queued jobs from where the plan stopped: each starts now or gets its reservation.
+  void plan(const ClusterView& view);
+  // The next job to plan (and marks it planned): the queue as the plan was made, in its order,
+  // then the jobs that entered it since, in the order they came.
+  std::optional<JobId> next_to_plan(const ClusterView& view);
+  // Whether some queued job may start now, given the plan so far.
+  bool any_queued_may_start() const;
+  void index_queue(const ClusterView& view);
   // Free GPUs from now on: the mirror's, and those running jobs give back at their estimated ends.
   FreeGpuTimeline timeline_now(double now);
   // The nodes to start `gpus` on now, for `duration_s`, without taking GPUs reserved in that time.
   Allocation place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s, double now);
 
   int backfill_depth_;
+  Reach reach_;
   EstimatedEnds running_; // the jobs it started
   // The plan: reservations on the timeline (none built while every job planned has started).
   std::optional<FreeGpuTimeline> timeline_;
   bool plan_valid_ = false;
   bool ends_taken_as_next_moment_ = false; // the timeline holds ends of jobs past their estimate
   int reserved_ = 0;                       // queued jobs planned that did not start
-  std::optional<JobId> last_planned_;
+  // How far the plan reached: through this job of the queue as it was made, then these many of
+  // the jobs that entered the queue since (`arrivals_`, in order; `arrived_`, to skip them).
+  std::optional<JobId> planned_through_;
+  std::vector<JobId> arrivals_;
+  std::unordered_set<JobId> arrived_;
+  std::size_t arrivals_planned_ = 0;
+  // The queued jobs' estimates by GPU count: whether any can start now, at a glance.
+  std::map<int, std::multiset<double>> queued_estimates_;
+  std::size_t queued_count_ = 0;
 };
 
 } // namespace acmesim

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
 namespace acmesim {
 
@@ -13,12 +12,24 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , free_now_(topology_.node_count())
     , in_service_(topology_.node_count())
     , changes_(topology_.node_count())
-    , whole_free_(topology_.pod_count())
+    , stale_(topology_.pod_count())
+    , is_stale_(topology_.node_count())
 {
+  for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod)
+    whole_free_.emplace_back(topology_.first_node_of_pod(pod), topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
     free_now_[node] = cluster.free_gpus(node);
     in_service_[node] = cluster.in_service(node);
+    changed(node);
   }
+}
+
+void FreeGpuTimeline::changed(NodeId node)
+{
+  if (is_stale_[node])
+    return;
+  is_stale_[node] = true;
+  stale_[static_cast<std::size_t>(topology_.pod_of(node))].push_back(node);
 }
 
 void FreeGpuTimeline::add_change(NodeId node, double at, int change)
@@ -83,18 +94,40 @@ int FreeGpuTimeline::min_free(NodeId node, double from, double until) const
   return lowest;
 }
 
-template <typename Visit>
-void FreeGpuTimeline::for_each_rise(NodeId node, Visit visit) const
+std::optional<std::pair<double, int>> FreeGpuTimeline::earliest_on_node(NodeId node, int gpus, double duration_s,
+                                                                      double latest) const
 {
-  if (!visit(now_))
-    return;
-  double last = now_;
-  for (const auto& [time, change] : changes_[node])
-    if (change > 0 && time > last) {
-      last = time;
-      if (!visit(time))
-        return;
+  const auto& changes = changes_[node];
+  double start = now_;
+  int at_start = free_now_[node]; // free GPUs once every change up to `start` is made
+  std::size_t next = 0;           // the first change after `start`
+  while (start <= latest) {
+    int free = at_start;
+    int lowest = at_start;
+    std::size_t k = next;
+    for (const double until = start + duration_s; lowest >= gpus && k < changes.size() && changes[k].first < until; ++k) {
+      free += changes[k].second;
+      lowest = std::min(lowest, free);
     }
+    if (lowest >= gpus)
+      return std::pair{start, lowest};
+    // Every start up to the time the window fell short includes that time (a loss: gains come
+    // first), so fails too. The next start worth trying is the next time the node gains GPUs.
+    const double short_at = k == next ? start : changes[k - 1].first;
+    for (; next < changes.size() && changes[next].first <= short_at; ++next)
+      at_start += changes[next].second;
+    bool gains = false;
+    while (!gains && next < changes.size()) {
+      start = changes[next].first;
+      for (; next < changes.size() && changes[next].first == start; ++next) {
+        gains = gains || changes[next].second > 0;
+        at_start += changes[next].second;
+      }
+    }
+    if (!gains)
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, int gpus, double duration_s) const
@@ -103,32 +136,34 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, 
   int best_free = 0;
   const NodeId first = topology_.first_node_of_pod(pod);
   const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
-  for (NodeId node = first; node < last; ++node)
-    for_each_rise(node, [&](double t) {
-      if (best && t > best->start)
-        return false;
-      const int free = min_free(node, t, t + duration_s);
-      if (free < gpus)
-        return true; // try the node's next rise
-      if (!best || t < best->start || free < best_free) {
-        best = Slot{t, Allocation{{{node, gpus}}}};
-        best_free = free;
-      }
-      return false;
-    });
+  for (NodeId node = first; node < last; ++node) {
+    const double latest = best ? best->start : std::numeric_limits<double>::infinity();
+    const auto found = earliest_on_node(node, gpus, duration_s, latest);
+    if (found && (!best || found->first < best->start || found->second < best_free)) {
+      best = Slot{found->first, Allocation{{{node, gpus}}}};
+      best_free = found->second;
+    }
+  }
   return best;
 }
 
-const FreeGpuTimeline::PodWholeFree& FreeGpuTimeline::whole_free(int pod) const
+double FreeGpuTimeline::wholly_free_until(NodeId node, int node_gpus) const
 {
-  PodWholeFree& w = whole_free_[static_cast<std::size_t>(pod)];
-  if (w.valid)
-    return w;
+  if (free_now_[node] != node_gpus)
+    return now_;
+  int free = node_gpus;
+  for (const auto& [time, change] : changes_[node])
+    if ((free += change) != node_gpus)
+      return time;
+  return std::numeric_limits<double>::infinity();
+}
+
+const WholeFreeStretches& FreeGpuTimeline::whole_free(int pod) const
+{
   const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
-  const NodeId first = topology_.first_node_of_pod(pod);
-  const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
-  w.by_start.clear();
-  for (NodeId node = first; node < last; ++node) {
+  auto& stale = stale_[static_cast<std::size_t>(pod)];
+  std::vector<WholeFreeStretches::Stretch> stretches;
+  for (const NodeId node : stale) {
     int free = free_now_[node];
     double since = free == node_gpus ? now_ : -1;
     for (const auto& [time, change] : changes_[node]) {
@@ -137,56 +172,29 @@ const FreeGpuTimeline::PodWholeFree& FreeGpuTimeline::whole_free(int pod) const
         since = time;
       } else if (free != node_gpus && since >= 0) {
         if (time > since)
-          w.by_start.push_back({since, time, node});
+          stretches.push_back({since, time, node});
         since = -1;
       }
     }
     if (since >= 0)
-      w.by_start.push_back({since, std::numeric_limits<double>::infinity(), node});
+      stretches.push_back({since, std::numeric_limits<double>::infinity(), node});
+    is_stale_[node] = false;
   }
-  w.by_end = w.by_start;
-  std::sort(w.by_start.begin(), w.by_start.end(),
-            [](const WholeFree& a, const WholeFree& b) { return std::tie(a.from, a.node) < std::tie(b.from, b.node); });
-  std::sort(w.by_end.begin(), w.by_end.end(),
-            [](const WholeFree& a, const WholeFree& b) { return std::tie(a.to, a.node) < std::tie(b.to, b.node); });
-  w.valid = true;
-  return w;
+  whole_free_[static_cast<std::size_t>(pod)].replace(stale, std::move(stretches));
+  stale.clear();
+  return whole_free_[static_cast<std::size_t>(pod)];
 }
 
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_whole_nodes(int pod, int nodes, double duration_s) const
 {
-  // A stretch [from, to) at least `duration_s` long lets the job start on its node at any time in
-  // [from, to - duration_s]. The earliest time enough of them cover is the start of one: sweep
-  // the starts in order, closing the stretches that end too soon for a start at that time.
-  const PodWholeFree& w = whole_free(pod);
-  const auto long_enough = [duration_s](const WholeFree& r) { return r.to - r.from >= duration_s; };
-  int open = 0;
-  auto closing = w.by_end.begin();
-  for (auto opening = w.by_start.begin(); opening != w.by_start.end();) {
-    // Stretches kept from before the present moved begin now, as far as the job is concerned: a
-    // stretch too short from now on is closed at once below.
-    const double t = std::max(opening->from, now_);
-    for (; opening != w.by_start.end() && std::max(opening->from, now_) == t; ++opening)
-      open += long_enough(*opening) ? 1 : 0;
-    for (; closing != w.by_end.end() && closing->to - duration_s < t; ++closing)
-      open -= long_enough(*closing) ? 1 : 0;
-    if (open < nodes)
-      continue;
-    std::vector<NodeId> chosen;
-    for (const WholeFree& r : w.by_start) {
-      if (r.from > t)
-        break;
-      if (long_enough(r) && t <= r.to - duration_s)
-        chosen.push_back(r.node);
-    }
-    std::sort(chosen.begin(), chosen.end());
-    const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
-    Allocation allocation;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(nodes); ++k)
-      allocation.parts.push_back({chosen[k], node_gpus});
-    return Slot{t, std::move(allocation)};
-  }
-  return std::nullopt;
+  const auto fit = whole_free(pod).earliest(nodes, duration_s, now_);
+  if (!fit)
+    return std::nullopt;
+  const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+  Allocation allocation;
+  for (const NodeId node : fit->nodes)
+    allocation.parts.push_back({node, node_gpus});
+  return Slot{fit->start, std::move(allocation)};
 }
 
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest(int gpus, double duration_s) const
@@ -200,6 +208,29 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest(int gpus, double 
       best = slot;
   }
   return best;
+}
+
+bool FreeGpuTimeline::may_start_now(int gpus, double duration_s) const
+{
+  for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod) {
+    const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+    const JobShape shape = job_shape(gpus, node_gpus);
+    const NodeId first = topology_.first_node_of_pod(pod);
+    const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
+    int wholly_free = 0;
+    for (NodeId node = first; node < last; ++node) {
+      if (free_now_[node] < shape.gpus_per_node)
+        continue;
+      if (!shape.whole_nodes && earliest_on_node(node, gpus, duration_s, now_))
+        return true;
+      // The same test as earliest_whole_nodes' for a stretch open now, less its length from
+      // before now (which only ever refuses more): never false where that answer is now.
+      if (shape.whole_nodes && !(wholly_free_until(node, node_gpus) - duration_s < now_) &&
+          ++wholly_free >= shape.nodes)
+        return true;
+    }
+  }
+  return false;
 }
 
 } // namespace acmesim

@@ -3,6 +3,7 @@
 // running jobs give back at their estimated ends, and the GPUs reserved for queued jobs. Answers
 // "when is the earliest time a job of this shape fits for this long, and on which nodes?" with
 // the job's whole window checked, not only its start (conservative backfilling).
+#include "sim/policies/WholeFreeStretches.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 
 #include <optional>
@@ -34,29 +35,25 @@ public:
   // (one node, or whole nodes of one pod), and the nodes: for one node the tightest fit, for
   // whole nodes the lowest ids; ties go to the lower pod and node. nullopt: it never fits.
   std::optional<Slot> earliest(int gpus, double duration_s) const;
+  // Whether earliest(gpus, duration_s) may be now: never false when it is (rarely true when it
+  // is not), and cheap when few GPUs are free now.
+  bool may_start_now(int gpus, double duration_s) const;
 
 private:
   std::optional<Slot> earliest_in_node(int pod, int gpus, double duration_s) const;
   std::optional<Slot> earliest_whole_nodes(int pod, int nodes, double duration_s) const;
-  // Calls visit(t) for now and each later time at which `node` gains free GPUs, in order, while
-  // it returns true.
-  template <typename Visit>
-  void for_each_rise(NodeId node, Visit visit) const;
+  // The earliest start on `node`, not after `latest`, at which `gpus` are free for `duration_s`,
+  // and the fewest free GPUs in that window: one pass over the node's changes.
+  std::optional<std::pair<double, int>> earliest_on_node(NodeId node, int gpus, double duration_s,
+                                                         double latest) const;
+  // When `node` stops being wholly free (now if it is not, +infinity if never).
+  double wholly_free_until(NodeId node, int node_gpus) const;
   void add_change(NodeId node, double at, int change);
 
-  // The stretches of time in which a node of a pod is wholly free, by start and by end, for one
-  // sweep per question; worked out again after the pod's timeline changed. Stretches that began
-  // before the present are read as beginning at it, so moving the present changes nothing here.
-  struct WholeFree {
-    double from, to;
-    NodeId node;
-  };
-  struct PodWholeFree {
-    bool valid = false;
-    std::vector<WholeFree> by_start, by_end;
-  };
-  const PodWholeFree& whole_free(int pod) const;
-  void changed(NodeId node) { whole_free_[static_cast<std::size_t>(topology_.pod_of(node))].valid = false; }
+  // The stretches in which each pod's nodes are wholly free, brought up to date before a
+  // question about whole nodes: only the nodes whose timeline changed since are worked out again.
+  const WholeFreeStretches& whole_free(int pod) const;
+  void changed(NodeId node);
 
   const Topology& topology_;
   double now_;
@@ -64,7 +61,9 @@ private:
   std::vector<bool> in_service_;
   // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
   std::vector<std::vector<std::pair<double, int>>> changes_;
-  mutable std::vector<PodWholeFree> whole_free_; // by pod
+  mutable std::vector<WholeFreeStretches> whole_free_; // by pod
+  mutable std::vector<std::vector<NodeId>> stale_;     // by pod: nodes changed since
+  mutable std::vector<bool> is_stale_;                 // by node
 };
 
 } // namespace acmesim

@@ -9,6 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+#include <map>
+#include <random>
+
 using namespace acmesim;
 using acmesim::testing::HandBuiltView;
 using acmesim::testing::make_job;
@@ -75,6 +79,19 @@ TEST_CASE("conservative backfilling starts a later job at once when it delays no
   CHECK(view.finish(conservative, 100, 4) == Ids{3});
 }
 
+TEST_CASE("conservative backfilling plans a job held back from the queue behind the jobs planned before it came")
+{
+  // r0 and r1 hold nodes 0 and 1; j5 wants all four nodes and is reserved at 300. Jobs 3 and 4,
+  // submitted before j5 but held back by their start overhead, come later: each is planned behind
+  // j5. j3 (100 s) ends before 300, so it starts at once; j4 (400 s) would delay j5, so it waits.
+  HandBuiltView view(tiny_cluster(4, 4));
+  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1000);
+  REQUIRE(view.submit(conservative, 0, {make_job(0, 0, 8, 100), make_job(1, 0, 8, 300)}) == Ids{0, 1});
+  CHECK(view.submit(conservative, 0, {make_job(5, 0, 32, 50)}).empty());
+  CHECK(view.submit(conservative, 10, {make_job(3, 0, 8, 100)}) == Ids{3});
+  CHECK(view.submit(conservative, 20, {make_job(4, 0, 8, 400)}).empty());
+}
+
 TEST_CASE("free-GPU timeline: the fewest free GPUs over a window, gains before losses at one time")
 {
   HandBuiltView view(tiny_cluster(2, 2));
@@ -118,4 +135,103 @@ TEST_CASE("free-GPU timeline: after the present moves, wholly free stretches beg
   const auto at_fifty = timeline.earliest(16, 80);
   REQUIRE(at_fifty);
   CHECK(at_fifty->start == 200);
+}
+
+TEST_CASE("free-GPU timeline: whether a job may start now agrees with the earliest start it gets")
+{
+  // Random reservations on both pod shapes, the present moving on; for a job of any size and
+  // length, may_start_now is true whenever the earliest start is now, and for a one-node job only
+  // then.
+  std::mt19937 random(7);
+  for (const ClusterSpec& spec : {tiny_cluster(5, 5), acmesim::testing::two_pod_cluster()}) {
+    HandBuiltView view(spec);
+    FreeGpuTimeline timeline(view.cluster(), 0);
+    int now_count = 0;
+    double present = 0;
+    for (int step = 0; step < 400; ++step) {
+      timeline.advance_to(present += 20);
+      const int gpus = std::uniform_int_distribution<int>(1, 24)(random);
+      const double duration = std::uniform_int_distribution<int>(1, 20)(random) * 10.0;
+      const auto slot = timeline.earliest(gpus, duration);
+      const bool now = slot && slot->start == present;
+      const bool one_node = !job_shape(gpus, 8).whole_nodes && !job_shape(gpus, 16).whole_nodes;
+      INFO("step " << step << ": " << gpus << " GPUs for " << duration << " s");
+      if (now || one_node)
+        CHECK(timeline.may_start_now(gpus, duration) == now);
+      now_count += now ? 1 : 0;
+      if (slot && step % 2 == 0) // reserve every other one, as a plan would
+        timeline.hold(slot->allocation, slot->start, slot->start + duration);
+    }
+    CHECK(now_count > 20); // jobs could start now, and others could not
+    CHECK(now_count < 380);
+  }
+}
+
+namespace {
+
+// Runs random jobs through two schedulers at once, ending each job at its true run time, and
+// requires the same decisions of both at every step. Jobs are given out of id order now and
+// then (a start overhead held them back), and their estimates are requested times, some short.
+void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& view_b, Scheduler& b, unsigned seed)
+{
+  std::mt19937 random(seed);
+  for (HandBuiltView* view : {&view_a, &view_b})
+    view->estimates_model.model = EstimateModel::Requested;
+  std::multimap<double, Job> arrivals;
+  const int sizes[] = {1, 1, 2, 4, 8, 8, 16, 24, 32};
+  double submit = 0;
+  for (JobId id = 0; id < 300; ++id) {
+    submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
+    Job job = make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 8)(random)],
+                       std::uniform_int_distribution<int>(1, 60)(random) * 10.0);
+    job.requested_s = job.duration_s * std::uniform_real_distribution<double>(0.5, 3)(random);
+    const double held_back = std::bernoulli_distribution(0.2)(random) ? 50 : 0;
+    arrivals.emplace(submit + held_back, job);
+  }
+  std::multimap<double, JobId> ends;
+  std::size_t started = 0;
+  const auto check_same = [&](const std::vector<JobId>& from_a, const std::vector<JobId>& from_b, double now) {
+    INFO("at " << now);
+    REQUIRE(from_a == from_b);
+    for (const JobId id : from_a) {
+      for (std::size_t k = 0; k < view_a.allocation(id).parts.size(); ++k) {
+        REQUIRE(view_a.allocation(id).parts[k].node == view_b.allocation(id).parts.at(k).node);
+        REQUIRE(view_a.allocation(id).parts[k].gpus == view_b.allocation(id).parts.at(k).gpus);
+      }
+      ends.emplace(now + view_a.job(id).duration_s, id);
+    }
+    started += from_a.size();
+  };
+  while (!arrivals.empty() || !ends.empty()) {
+    const double never = std::numeric_limits<double>::infinity();
+    const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
+                                ends.empty() ? never : ends.begin()->first);
+    for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end)) {
+      const JobId id = end->second;
+      check_same(view_a.finish(a, now, id), view_b.finish(b, now, id), now);
+    }
+    std::vector<Job> batch;
+    for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
+      batch.push_back(it->second);
+    if (!batch.empty())
+      check_same(view_a.submit(a, now, batch), view_b.submit(b, now, batch), now);
+  }
+  CHECK(started == 300);
+}
+
+} // namespace
+
+TEST_CASE("conservative backfilling plans only as far as a decision needs, and decides as the whole plan does")
+{
+  using Reach = ConservativeBackfillScheduler::Reach;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    for (const ClusterSpec& spec : {tiny_cluster(6, 3), acmesim::testing::two_pod_cluster()}) {
+      INFO("seed " << seed << ", cluster of " << spec.pods.size() << " pods");
+      HandBuiltView view_a(spec), view_b(spec);
+      ConservativeBackfillScheduler as_needed(view_a.topology(), std::make_unique<PackPlacement>(), 1000,
+                                              Reach::AsNeeded);
+      ConservativeBackfillScheduler whole(view_b.topology(), std::make_unique<PackPlacement>(), 1000, Reach::Whole);
+      require_same_decisions(view_a, as_needed, view_b, whole, seed);
+    }
+  }
 }
