@@ -16,7 +16,8 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , is_stale_(topology_.node_count())
 {
   for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod)
-    whole_free_.emplace_back(topology_.first_node_of_pod(pod), topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
+    whole_free_.emplace_back(topology_.first_node_of_pod(pod),
+                             topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
     free_now_[node] = cluster.free_gpus(node);
     in_service_[node] = cluster.in_service(node);
@@ -105,7 +106,8 @@ std::optional<std::pair<double, int>> FreeGpuTimeline::earliest_on_node(NodeId n
     int free = at_start;
     int lowest = at_start;
     std::size_t k = next;
-    for (const double until = start + duration_s; lowest >= gpus && k < changes.size() && changes[k].first < until; ++k) {
+    const double until = start + duration_s;
+    for (; lowest >= gpus && k < changes.size() && changes[k].first < until; ++k) {
       free += changes[k].second;
       lowest = std::min(lowest, free);
     }
@@ -223,8 +225,8 @@ bool FreeGpuTimeline::may_start_now(int gpus, double duration_s) const
         continue;
       if (!shape.whole_nodes && earliest_on_node(node, gpus, duration_s, now_))
         return true;
-      // The same test as earliest_whole_nodes' for a stretch open now, less its length from
-      // before now (which only ever refuses more): never false where that answer is now.
+      // WholeFreeStretches::earliest's closing test for a stretch open now, without its length
+      // test (which only ever refuses more): never false where that answer is now.
       if (shape.whole_nodes && !(wholly_free_until(node, node_gpus) - duration_s < now_) &&
           ++wholly_free >= shape.nodes)
         return true;
