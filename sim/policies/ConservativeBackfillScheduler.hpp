@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 #include <unordered_set>
-#include <vector>
 #include <utility>
+#include <vector>
 
 namespace acmesim {
 
