@@ -99,10 +99,14 @@ std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo&
                                        : "not a parameter of " + kind + " '" + policy.name +
                                              "'; it accepts: " + join_names(param_names);
       // Backfilling's runtime_estimate_factor became the run's estimate model, which every policy sees.
-      const std::string moved = entry.key == "runtime_estimate_factor"
-                                    ? "; runtime estimates are the run's: " + ESTIMATES_KEY + ": factor with " +
-                                          ESTIMATE_FACTOR_KEY
-                                    : "";
+      std::string moved = entry.key == "runtime_estimate_factor"
+                              ? "; runtime estimates are the run's: " + ESTIMATES_KEY + ": factor with " +
+                                    ESTIMATE_FACTOR_KEY
+                              : "";
+      // `params:` holds a plugin's parameters; a built-in policy's sit in the section itself.
+      if (entry.key == "params" && !param_names.empty())
+        moved = "; a built-in " + kind + "'s parameters are keys of the section itself, as " +
+                m.key_of(param_names.front());
       m.checker().error(entry.key_where, key, "",
                         accepted + " (other valid keys: " + join_names(section_keys) + ")" + moved);
       continue;

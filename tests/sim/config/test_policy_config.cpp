@@ -50,6 +50,12 @@ TEST_CASE("a parameter the chosen scheduler does not declare is rejected")
       single_error(SEREN + WORKLOAD + "scheduler: {name: easy-backfill, runtime_estimate_factor: 2}\n");
   CHECK(moved.key == "scheduler.runtime_estimate_factor");
   CHECK_THAT(moved.message, Contains("workload.estimates: factor with workload.estimate_factor"));
+
+  // `params:` is a plugin's: the error shows where a built-in's parameter goes instead.
+  const Diagnostic nested =
+      single_error(SEREN + WORKLOAD + "scheduler: {name: easy-backfill, params: {backfill_depth: 10}}\n");
+  CHECK(nested.key == "scheduler.params");
+  CHECK_THAT(nested.message, Contains("parameters are keys of the section itself, as scheduler.backfill_depth"));
 }
 
 TEST_CASE("multifactor's QoS of a job type is a factor between 0 and 1")
