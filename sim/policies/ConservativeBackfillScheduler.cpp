@@ -42,13 +42,11 @@ void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId jo
   by_gpus->second.erase(it);
   if (by_gpus->second.empty())
     queued_estimates_.erase(by_gpus);
-  --queued_count_;
 }
 
 void ConservativeBackfillScheduler::on_queued(const ClusterView& view, JobId job)
 {
   queued_estimates_[view.job(job).gpus].insert(view.estimate_s(job));
-  ++queued_count_;
   arrivals_.push_back(job);
   arrived_.insert(job);
 }
@@ -58,7 +56,14 @@ void ConservativeBackfillScheduler::index_queue(const ClusterView& view)
   queued_estimates_.clear();
   for (const JobId job : view.queue())
     queued_estimates_[view.job(job).gpus].insert(view.estimate_s(job));
-  queued_count_ = view.queue().size();
+}
+
+std::size_t ConservativeBackfillScheduler::queued_indexed() const
+{
+  std::size_t count = 0;
+  for (const auto& by_gpus : queued_estimates_)
+    count += by_gpus.second.size();
+  return count;
 }
 
 bool ConservativeBackfillScheduler::any_queued_may_start() const
@@ -116,7 +121,7 @@ bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent
 
 void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
 {
-  if (queued_count_ != view.queue().size())
+  if (queued_indexed() != view.queue().size())
     index_queue(view);
   if (plan_stands(events, view.now())) {
     // No job ended and no reserved time has come: the jobs planned keep their reservations, and

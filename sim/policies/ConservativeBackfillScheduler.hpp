@@ -61,6 +61,7 @@ private:
   // Whether some queued job may start now, given the plan so far.
   bool any_queued_may_start() const;
   void index_queue(const ClusterView& view);
+  std::size_t queued_indexed() const; // jobs in queued_estimates_: the queue's size when in step
   // Free GPUs from now on: the mirror's, and those running jobs give back at their estimated ends.
   FreeGpuTimeline timeline_now(double now);
   // The nodes to start `gpus` on now, for `duration_s`, without taking GPUs reserved in that time.
@@ -82,7 +83,6 @@ private:
   std::size_t arrivals_planned_ = 0;
   // The queued jobs' estimates by GPU count: whether any can start now, at a glance.
   std::map<int, std::multiset<double>> queued_estimates_;
-  std::size_t queued_count_ = 0;
 };
 
 } // namespace acmesim

@@ -16,13 +16,22 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , is_stale_(topology_.node_count())
 {
   for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod)
-    whole_free_.emplace_back(topology_.first_node_of_pod(pod),
-                             topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
+    whole_free_.emplace_back(topology_.first_node_of_pod(pod), pod_spec(pod).nodes);
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
     free_now_[node] = cluster.free_gpus(node);
     in_service_[node] = cluster.in_service(node);
     changed(node);
   }
+}
+
+const PodSpec& FreeGpuTimeline::pod_spec(int pod) const
+{
+  return topology_.spec().pods[static_cast<std::size_t>(pod)];
+}
+
+NodeId FreeGpuTimeline::end_of_pod(int pod) const
+{
+  return topology_.first_node_of_pod(pod) + static_cast<NodeId>(pod_spec(pod).nodes);
 }
 
 void FreeGpuTimeline::changed(NodeId node)
@@ -136,9 +145,7 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, 
 {
   std::optional<Slot> best;
   int best_free = 0;
-  const NodeId first = topology_.first_node_of_pod(pod);
-  const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
-  for (NodeId node = first; node < last; ++node) {
+  for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
     const double latest = best ? best->start : std::numeric_limits<double>::infinity();
     const auto found = earliest_on_node(node, gpus, duration_s, latest);
     if (found && (!best || found->first < best->start || found->second < best_free)) {
@@ -162,7 +169,7 @@ double FreeGpuTimeline::wholly_free_until(NodeId node, int node_gpus) const
 
 const WholeFreeStretches& FreeGpuTimeline::whole_free(int pod) const
 {
-  const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+  const int node_gpus = pod_spec(pod).gpus_per_node;
   auto& stale = stale_[static_cast<std::size_t>(pod)];
   std::vector<WholeFreeStretches::Stretch> stretches;
   for (const NodeId node : stale) {
@@ -192,7 +199,7 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_whole_nodes(int p
   const auto fit = whole_free(pod).earliest(nodes, duration_s, now_);
   if (!fit)
     return std::nullopt;
-  const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+  const int node_gpus = pod_spec(pod).gpus_per_node;
   Allocation allocation;
   for (const NodeId node : fit->nodes)
     allocation.parts.push_back({node, node_gpus});
@@ -203,7 +210,7 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest(int gpus, double 
 {
   std::optional<Slot> best;
   for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod) {
-    const JobShape shape = job_shape(gpus, topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node);
+    const JobShape shape = job_shape(gpus, pod_spec(pod).gpus_per_node);
     const std::optional<Slot> slot = shape.whole_nodes ? earliest_whole_nodes(pod, shape.nodes, duration_s)
                                                        : earliest_in_node(pod, gpus, duration_s);
     if (slot && (!best || slot->start < best->start))
@@ -215,12 +222,10 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest(int gpus, double 
 bool FreeGpuTimeline::may_start_now(int gpus, double duration_s) const
 {
   for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod) {
-    const int node_gpus = topology_.spec().pods[static_cast<std::size_t>(pod)].gpus_per_node;
+    const int node_gpus = pod_spec(pod).gpus_per_node;
     const JobShape shape = job_shape(gpus, node_gpus);
-    const NodeId first = topology_.first_node_of_pod(pod);
-    const NodeId last = first + static_cast<NodeId>(topology_.spec().pods[static_cast<std::size_t>(pod)].nodes);
     int wholly_free = 0;
-    for (NodeId node = first; node < last; ++node) {
+    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
       if (free_now_[node] < shape.gpus_per_node)
         continue;
       if (!shape.whole_nodes && earliest_on_node(node, gpus, duration_s, now_))

@@ -49,6 +49,8 @@ private:
   // When `node` stops being wholly free (now if it is not, +infinity if never).
   double wholly_free_until(NodeId node, int node_gpus) const;
   void add_change(NodeId node, double at, int change);
+  const PodSpec& pod_spec(int pod) const;
+  NodeId end_of_pod(int pod) const; // one past its last node
 
   // The stretches in which each pod's nodes are wholly free, brought up to date before a
   // question about whole nodes: only the nodes whose timeline changed since are worked out again.

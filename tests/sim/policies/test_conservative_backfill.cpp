@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <random>
@@ -154,7 +155,8 @@ TEST_CASE("free-GPU timeline: whether a job may start now agrees with the earlie
       const double duration = std::uniform_int_distribution<int>(1, 20)(random) * 10.0;
       const auto slot = timeline.earliest(gpus, duration);
       const bool now = slot && slot->start == present;
-      const bool one_node = !job_shape(gpus, 8).whole_nodes && !job_shape(gpus, 16).whole_nodes;
+      const auto whole_nodes_in = [gpus](const PodSpec& pod) { return job_shape(gpus, pod.gpus_per_node).whole_nodes; };
+      const bool one_node = std::none_of(spec.pods.begin(), spec.pods.end(), whole_nodes_in);
       INFO("step " << step << ": " << gpus << " GPUs for " << duration << " s");
       if (now || one_node)
         CHECK(timeline.may_start_now(gpus, duration) == now);
