@@ -11,28 +11,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/release-build.sh
-echo "| evaluation.model_params_b | trials | replay | trials per second of replay | whole process | peak RSS |"
-echo "|---|---|---|---|---|---|"
-for billions in 300 3000 10000 30000 100000; do
-  on_one_core "$ACMESIM" run scenarios/eval-7b-63-datasets.yaml --set evaluation.model_params_b=$billions \
-    --out "$out/run" 2>"$out/log" >/dev/null
+# Runs acmesim on one core with the given arguments, results in $out/run, and sets `figures` to
+# "JOBS | REPLAY s | JOBS PER SECOND | WHOLE s | RSS MB" from its log and /usr/bin/time.
+run_figures() {
+  on_one_core "$ACMESIM" run "$@" --out "$out/run" 2>"$out/log" >/dev/null
+  local jobs replay wall rss rate
   read -r jobs replay < <(sed -n 's/.*replay: \([0-9]*\) jobs in \([0-9.]*\) s wall.*/\1 \2/p' "$out/log")
   read -r wall rss <"$out/time"
   rate=$(python3 -c "print(f'{$jobs / max($replay, 1e-9):,.0f}')")
-  echo "| $billions | $jobs | $replay s | $rate | $wall s | $((rss / 1024)) MB |"
+  figures="$jobs | $replay s | $rate | $wall s | $((rss / 1024)) MB"
+}
+echo "| evaluation.model_params_b | trials | replay | trials per second of replay | whole process | peak RSS |"
+echo "|---|---|---|---|---|---|"
+for billions in 300 3000 10000 30000 100000; do
+  run_figures scenarios/eval-7b-63-datasets.yaml --set evaluation.model_params_b=$billions
+  echo "| $billions | $figures |"
 done
 echo
-echo "| conservative-backfill on | jobs | mean GPU-job wait | replay | jobs per second of replay | whole process | peak RSS |"
+echo "| conservative-backfill on | jobs | replay | jobs per second of replay | whole process | peak RSS | mean GPU-job wait |"
 echo "|---|---|---|---|---|---|---|"
 conservative() {
   local label=$1
   shift
-  on_one_core "$ACMESIM" run "$@" --set scheduler.name=conservative-backfill --out "$out/run" 2>"$out/log" >/dev/null
-  read -r jobs replay < <(sed -n 's/.*replay: \([0-9]*\) jobs in \([0-9.]*\) s wall.*/\1 \2/p' "$out/log")
-  read -r wall rss <"$out/time"
+  run_figures "$@" --set scheduler.name=conservative-backfill
   wait=$(python3 -c "import json; print(f\"{json.load(open('$out/run/summary.json'))['wait_s']['all']['mean']:,.0f} s\")")
-  rate=$(python3 -c "print(f'{$jobs / max($replay, 1e-9):,.0f}')")
-  echo "| $label | $jobs | $wait | $replay s | $rate | $wall s | $((rss / 1024)) MB |"
+  echo "| $label | $figures | $wait |"
 }
 for load in 1 2 5 10 20; do
   conservative "default, 1 day, load_scale $load" --set workload.synthetic.days=1 --set workload.load_scale=$load
