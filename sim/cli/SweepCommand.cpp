@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
-#include <set>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -38,11 +37,12 @@ See docs/experiments.md for the sweep file.
 
 )";
 
-// The base scenario with the common overrides must load, and each swept key with at least one of
-// its values: a key that loads with none (misspelt, say) would fail every point, and is refused
-// before any runs. A point's own bad value is checked by its own run and fails that point only.
-// Errors are told at their place in the sweep file.
-void check_sweep_keys(const SweepSpec& spec)
+// The base scenario with the common overrides must load, and so must at least one point (its
+// overrides together: one swept key may depend on another, as a scheduler's parameter on its
+// name): when none does (a misspelt swept key, say), every point would fail, and the sweep is
+// refused before any runs. A point's own bad value is checked by its own run and fails that point
+// only. Errors are told at their place in the sweep file.
+void check_sweep_points(const SweepSpec& spec)
 {
   const auto load_base = [&](const std::vector<std::string>& overrides) {
     if (spec.scenario.empty())
@@ -52,32 +52,32 @@ void check_sweep_keys(const SweepSpec& spec)
   };
   try {
     load_base(spec.set);
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
-      std::set<std::string> tried;
-      std::optional<InputError> first;
-      for (const SweepPoint& point : spec.points) {
-        if (i >= point.values.size() || !point.values[i] || !tried.insert(*point.values[i]).second)
-          continue;
-        std::vector<std::string> overrides = spec.set;
-        overrides.push_back(spec.parameters[i] + "=" + *point.values[i]);
-        try {
-          load_base(overrides);
-          first.reset();
-          break;
-        } catch (const InputError& e) {
-          if (!first)
-            first = e;
-        }
-      }
-      if (first) {
-        std::vector<Diagnostic> all = first->diagnostics();
-        const auto where = spec.key_where.find(spec.parameters[i]);
-        all.push_back({where == spec.key_where.end() ? spec.source : where->second, spec.parameters[i], "",
-                       "no value of this swept key loads with the base scenario, so every point would fail; "
-                       "the sweep runs none"});
-        throw InputError(std::move(all));
+    std::optional<InputError> first;
+    for (const SweepPoint& point : spec.points) {
+      try {
+        load_base(spec.overrides_of(point));
+        return;
+      } catch (const InputError& e) {
+        if (!first)
+          first = e;
       }
     }
+    if (!first)
+      return; // no points
+    std::vector<Diagnostic> all = first->diagnostics();
+    // Said of the swept key the first point's error is about, where the sweep file names it.
+    const auto is_swept = [&](const Diagnostic& d) {
+      return std::find(spec.parameters.begin(), spec.parameters.end(), d.key) != spec.parameters.end();
+    };
+    const auto swept = std::find_if(all.begin(), all.end(), is_swept);
+    all.push_back(swept == all.end()
+                      ? Diagnostic{spec.source, "", "",
+                                   "no point of the sweep loads with the base scenario, so every point would fail; "
+                                   "the sweep runs none"}
+                      : Diagnostic{spec.key_where.at(swept->key), swept->key, "",
+                                   "no value of this swept key loads with the base scenario in any point, so every "
+                                   "point would fail; the sweep runs none"});
+    throw InputError(std::move(all));
   } catch (const InputError& e) {
     throw located_in_file(e, spec.key_where);
   }
@@ -95,7 +95,7 @@ int cmd_sweep(const std::vector<std::string>& args)
     return EXIT_OK;
   const po::variables_map& vm = *parsed;
   const SweepSpec spec = load_sweep_file(vm["sweep"].as<std::string>());
-  check_sweep_keys(spec);
+  check_sweep_points(spec);
   const ExperimentBackend backend = read_backend_options(vm, spec.slurm);
   const ExperimentDir dir = experiment_output_dir(vm, spec.out, spec.name);
   const fs::path& out = dir.path;

@@ -127,6 +127,16 @@ TEST_CASE("sweep: bad sweep files and options exit 2 before any point runs")
                         Catch::Contains("no value of this swept key loads with the base scenario") &&
                         !Catch::Contains("--set"));
   CHECK_FALSE(fs::exists(scratch() / "badkey" / "points"));
+  // Swept keys are checked together, point by point: a scheduler's parameter loads only with the
+  // scheduler it belongs to, swept beside it.
+  o = run_acmesim("sweep '" +
+                  write_scratch_file("together.yaml", "set: {workload.synthetic.days: 0.2}\n"
+                                                      "grid: {scheduler.name: [las], scheduler.queues: [2, 4]}\n")
+                      .string() +
+                  "' --out '" + (scratch() / "together").string() + "'");
+  INFO(o.err);
+  CHECK(o.exit_code == 0);
+  CHECK(fs::exists(scratch() / "together" / "points.csv"));
   const std::string file = sweep_file("opts.yaml", "fifo");
   CHECK(run_acmesim("sweep '" + file + "' --backend cloud").exit_code == 2);
   CHECK(run_acmesim("sweep '" + file + "' --jobs 0").exit_code == 2);
