@@ -15,6 +15,10 @@ namespace acmesim {
 
 namespace {
 
+// Where a scheduler written outside acmesim takes its parameters: read once the scheduler has said
+// which it declares. A built-in policy takes its own in its section itself.
+constexpr const char* PARAMS_KEY = "params";
+
 const std::vector<ConfigEntry> NO_ENTRIES;
 
 NumberRange range_of(const ParamSpec& param)
@@ -62,7 +66,7 @@ const KeyTable<SchedulerSpec>& scheduler_keys()
                 "shared: one scheduler for all pods, a job runs on any; separate: each pod has its own "
                 "instance of the scheduler, as separate clusters, and a job runs on the pod named after its "
                 "home cluster (the acme generator's jobs have one)"),
-      number_key("decision_limit_s", &SchedulerSpec::decision_limit_s, number_between(0, 86400), "s",
+      number_key(DECISION_LIMIT_KEY, &SchedulerSpec::decision_limit_s, number_between(0, 86400), "s",
                  "wall time one scheduler call may take; past it the run stops (exit 1) naming the policy and "
                  "the simulated time: for a policy that may loop forever. 0: no limit"),
   });
@@ -104,7 +108,7 @@ std::map<std::string, double> read_policy_params(MapReader& m, const PolicyInfo&
                                     ESTIMATE_FACTOR_KEY
                               : "";
       // `params:` holds a plugin's parameters; a built-in policy's sit in the section itself.
-      if (entry.key == "params" && !param_names.empty())
+      if (entry.key == PARAMS_KEY && !param_names.empty())
         moved = "; a built-in " + kind + "'s parameters are keys of the section itself, as " +
                 m.key_of(param_names.front());
       m.checker().error(entry.key_where, key, "",
@@ -129,9 +133,8 @@ void check_param_rule(ConfigChecker& checker, const ConfigNode* node, const std:
 }
 
 // The keys of a scheduler written outside acmesim (docs/writing-a-scheduler.md): a plugin's file or
-// a Python file with its class, read, echoed and documented from these declarations. Its
-// parameters go under `params`, read once the scheduler has said which it declares.
-constexpr const char* PARAMS_KEY = "params";
+// a Python file with its class, read, echoed and documented from these declarations (PARAMS_KEY,
+// above).
 
 Json with_params(Json json, const std::map<std::string, double>& params)
 {

@@ -73,6 +73,9 @@ struct SchedulerSpec {
   double decision_limit_s = 0;   // wall seconds one call may take before the run is stopped; 0: no limit
   std::map<std::string, double> params; // validated; the loader fills in every default
 };
+// The scenario key of SchedulerSpec::decision_limit_s, declared here for the messages of the run
+// that enforces it (sim/run/DecisionWatch) as well as for the reader.
+constexpr const char* DECISION_LIMIT_KEY = "decision_limit_s";
 
 // recovery: {name, <parameters of the named policy>} (docs/failures.md)
 struct RecoverySpec {

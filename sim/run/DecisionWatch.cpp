@@ -1,5 +1,7 @@
 #include "sim/run/DecisionWatch.hpp"
 
+#include "sim/policy_api/PolicySpec.hpp"
+
 #include <fmt/format.h>
 
 #include <csignal>
@@ -44,8 +46,8 @@ DecisionWatch::DecisionWatch(double limit_s, std::string policy) : limit_s_(limi
   action.sa_handler = decision_too_long;
   sigemptyset(&action.sa_mask);
   if (sigaction(SIGALRM, &action, nullptr) != 0)
-    throw std::runtime_error(std::string("scheduler.decision_limit_s: cannot set the timer's handler: ") +
-                             std::strerror(errno));
+    throw std::runtime_error(fmt::format("scheduler.{}: cannot set the timer's handler: {}", DECISION_LIMIT_KEY,
+                                         std::strerror(errno)));
 }
 
 DecisionWatch::~DecisionWatch()
@@ -60,9 +62,9 @@ DecisionWatch::Armed DecisionWatch::arm(double now) const
     return Armed(nullptr);
   const auto end = fmt::format_to_n(message, sizeof message - 1,
                                     "error: scheduler {} took more than {:g} s of wall time over one decision at "
-                                    "simulated time {:.3f} s (scheduler.decision_limit_s): stuck in a loop, or "
+                                    "simulated time {:.3f} s (scheduler.{}): stuck in a loop, or "
                                     "too slow for the limit; the run stopped and wrote no results\n",
-                                    policy_, limit_s_, now);
+                                    policy_, limit_s_, now, DECISION_LIMIT_KEY);
   message_length = end.size < sizeof message ? end.size : sizeof message - 1;
   message[message_length - 1] = '\n';
   set_timer(limit_s_);
