@@ -2,7 +2,6 @@
 
 #include "sim/policies/Registries.hpp"
 
-#include <algorithm>
 #include <limits>
 
 namespace acmesim {
@@ -44,9 +43,9 @@ double EvalScheduler::gpu_time(const EvalChunk& chunk) const
   return chunk.preprocess_s + chunk.inference_s + (techniques_.metric_on_cpu ? 0 : chunk.metric_s);
 }
 
-double EvalScheduler::priority(const EvalChunk& chunk) const
+double EvalScheduler::priority(const EvalChunk& chunk)
 {
-  return gpu_time(chunk) + (techniques_.metric_on_cpu ? chunk.metric_s : 0);
+  return chunk.preprocess_s + chunk.inference_s + chunk.metric_s;
 }
 
 StartDecision EvalScheduler::decision(JobId job, Allocation allocation) const

@@ -70,9 +70,9 @@ private:
   bool start_dataset(const ClusterView& view, JobId first, std::set<JobId>& taken);
   // Prior runtime of a trial on its GPUs, as the coordinator estimates it.
   double gpu_time(const EvalChunk& chunk) const;
-  // What packing orders a campaign's trials by, longest first: the GPU time, plus the metric when
-  // it runs on CPUs, so that long CPU work starts early and overlaps the rest.
-  double priority(const EvalChunk& chunk) const;
+  // What packing orders a campaign's trials by, longest first: the whole trial's work, its metric
+  // included wherever it runs (on CPUs, long CPU work then starts early and overlaps the rest).
+  static double priority(const EvalChunk& chunk);
   StartDecision decision(JobId job, Allocation allocation) const;
 
   Techniques techniques_;
