@@ -118,8 +118,7 @@ void validate_side(const CompareSide& side, std::uint64_t seed)
 {
   auto overrides = side.set;
   overrides.push_back("seed=" + std::to_string(seed));
-  const Scenario s = side.scenario.empty() ? load_default_scenario(overrides)
-                                           : load_scenario_file(side.scenario, overrides);
+  const Scenario s = load_scenario_or_default(side.scenario, overrides);
   load_workload(s);
 }
 

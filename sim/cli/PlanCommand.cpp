@@ -240,10 +240,7 @@ int cmd_plan(const std::vector<std::string>& args)
     const auto indices = plan.value_indices(candidate);
     for (std::size_t i = 0; i < plan.variables.size(); ++i)
       overrides.push_back(plan.variables[i].key + "=" + plan.variables[i].values[indices[i]]);
-    if (plan.scenario.empty())
-      load_default_scenario(overrides);
-    else
-      load_scenario_file(plan.scenario, overrides);
+    load_scenario_or_default(plan.scenario, overrides);
   };
   try {
     check(0);

@@ -44,18 +44,12 @@ See docs/experiments.md for the sweep file.
 // only. Errors are told at their place in the sweep file.
 void check_sweep_points(const SweepSpec& spec)
 {
-  const auto load_base = [&](const std::vector<std::string>& overrides) {
-    if (spec.scenario.empty())
-      load_default_scenario(overrides);
-    else
-      load_scenario_file(spec.scenario, overrides);
-  };
   try {
-    load_base(spec.set);
+    load_scenario_or_default(spec.scenario, spec.set);
     std::optional<InputError> first;
     for (const SweepPoint& point : spec.points) {
       try {
-        load_base(spec.overrides_of(point));
+        load_scenario_or_default(spec.scenario, spec.overrides_of(point));
         return;
       } catch (const InputError& e) {
         if (!first)

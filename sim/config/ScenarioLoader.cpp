@@ -255,4 +255,9 @@ Scenario load_default_scenario(const std::vector<std::string>& overrides)
               "default");
 }
 
+Scenario load_scenario_or_default(const std::string& path, const std::vector<std::string>& overrides)
+{
+  return path.empty() ? load_default_scenario(overrides) : load_scenario_file(path, overrides);
+}
+
 } // namespace acmesim

@@ -14,6 +14,8 @@ namespace acmesim {
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides = {});
 Scenario load_default_scenario(const std::vector<std::string>& overrides = {});
+// The file at `path`, or the embedded default when `path` is empty (an experiment file's base).
+Scenario load_scenario_or_default(const std::string& path, const std::vector<std::string>& overrides = {});
 // `base_dir` resolves relative trace paths; `source_name` is used in messages.
 Scenario load_scenario_text(const std::string& yaml_text, const std::string& source_name, const std::string& base_dir,
                             const std::vector<std::string>& overrides = {});
