@@ -121,6 +121,9 @@ TEST_CASE("cli: an interrupted sweep stops its running point, starts no more, sa
   CHECK_THAT(r.err,
              Catch::Contains("interrupted point p0001: exit code 143: interrupted by SIGTERM at simulated time") ||
                  Catch::Contains("interrupted point p0001: killed by signal 15"));
+  // Either way it left no results, where the point that finished did.
+  CHECK(std::filesystem::exists(out / "points/p0000/summary.json"));
+  CHECK_FALSE(std::filesystem::exists(out / "points/p0001/summary.json"));
   CHECK(r.err.find("interrupted point p0002: not started: interrupted by SIGINT before it began") != std::string::npos);
   CHECK(r.err.find("interrupted by SIGINT while sweep 'interrupted-sweep' ran: 2 points were interrupted or not "
                    "started (points.csv); the same command with --resume runs them and keeps the 1 finished") !=
