@@ -50,16 +50,10 @@ DecisionWatch::DecisionWatch(double limit_s, std::string policy) : limit_s_(limi
                                          std::strerror(errno)));
 }
 
-DecisionWatch::~DecisionWatch()
-{
-  if (limit_s_ > 0)
-    set_timer(0);
-}
-
 DecisionWatch::Armed DecisionWatch::arm(double now) const
 {
   if (limit_s_ <= 0)
-    return Armed(nullptr);
+    return Armed(false);
   const auto end = fmt::format_to_n(message, sizeof message - 1,
                                     "error: scheduler {} took more than {:g} s of wall time over one decision at "
                                     "simulated time {:.3f} s (scheduler.{}): stuck in a loop, or "
@@ -68,12 +62,12 @@ DecisionWatch::Armed DecisionWatch::arm(double now) const
   message_length = end.size < sizeof message ? end.size : sizeof message - 1;
   message[message_length - 1] = '\n';
   set_timer(limit_s_);
-  return Armed(this);
+  return Armed(true);
 }
 
 DecisionWatch::Armed::~Armed()
 {
-  if (watch_)
+  if (armed_)
     set_timer(0);
 }
 

@@ -12,20 +12,19 @@ class DecisionWatch {
 public:
   // `limit_s` 0: no bound, and arm() does nothing.
   DecisionWatch(double limit_s, std::string policy);
-  ~DecisionWatch();
   DecisionWatch(const DecisionWatch&) = delete;
   DecisionWatch& operator=(const DecisionWatch&) = delete;
 
   // Around one call at simulated time `now`: the timer runs while the returned guard lives.
   class Armed {
   public:
-    explicit Armed(const DecisionWatch* watch) : watch_(watch) {}
+    explicit Armed(bool armed) : armed_(armed) {}
     ~Armed();
     Armed(const Armed&) = delete;
     Armed& operator=(const Armed&) = delete;
 
   private:
-    const DecisionWatch* watch_;
+    bool armed_; // disarms the timer when it goes, also while an exception unwinds
   };
   [[nodiscard]] Armed arm(double now) const;
 
