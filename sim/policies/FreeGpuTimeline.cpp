@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <numeric>
+#include <tuple>
 
 namespace acmesim {
 
@@ -12,11 +15,21 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , free_now_(topology_.node_count())
     , in_service_(topology_.node_count())
     , changes_(topology_.node_count())
+    , at_least_(topology_.pod_count())
+    , wanted_(topology_.pod_count())
+    , stretches_(topology_.node_count())
     , stale_(topology_.pod_count())
     , is_stale_(topology_.node_count())
+    , whole_stale_(topology_.pod_count())
+    , is_whole_stale_(topology_.node_count())
 {
-  for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod)
+  for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod) {
+    const auto node_gpus = static_cast<std::size_t>(pod_spec(pod).gpus_per_node);
+    at_least_[static_cast<std::size_t>(pod)].resize(node_gpus);
+    wanted_[static_cast<std::size_t>(pod)].assign(node_gpus + 1, 0);
+    wanted_[static_cast<std::size_t>(pod)][node_gpus] = 1; // wholly free, for jobs of whole nodes
     whole_free_.emplace_back(topology_.first_node_of_pod(pod), pod_spec(pod).nodes);
+  }
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
     free_now_[node] = cluster.free_gpus(node);
     in_service_[node] = cluster.in_service(node);
@@ -34,7 +47,7 @@ NodeId FreeGpuTimeline::end_of_pod(int pod) const
   return topology_.first_node_of_pod(pod) + static_cast<NodeId>(pod_spec(pod).nodes);
 }
 
-void FreeGpuTimeline::changed(NodeId node)
+void FreeGpuTimeline::changed(NodeId node) const
 {
   if (is_stale_[node])
     return;
@@ -104,55 +117,30 @@ int FreeGpuTimeline::min_free(NodeId node, double from, double until) const
   return lowest;
 }
 
-std::optional<std::pair<double, int>> FreeGpuTimeline::earliest_on_node(NodeId node, int gpus, double duration_s,
-                                                                      double latest) const
-{
-  const auto& changes = changes_[node];
-  double start = now_;
-  int at_start = free_now_[node]; // free GPUs once every change up to `start` is made
-  std::size_t next = 0;           // the first change after `start`
-  while (start <= latest) {
-    int free = at_start;
-    int lowest = at_start;
-    std::size_t k = next;
-    const double until = start + duration_s;
-    for (; lowest >= gpus && k < changes.size() && changes[k].first < until; ++k) {
-      free += changes[k].second;
-      lowest = std::min(lowest, free);
-    }
-    if (lowest >= gpus)
-      return std::pair{start, lowest};
-    // Every start up to the time the window fell short includes that time (a loss: gains come
-    // first), so fails too. The next start worth trying is the next time the node gains GPUs.
-    const double short_at = k == next ? start : changes[k - 1].first;
-    for (; next < changes.size() && changes[next].first <= short_at; ++next)
-      at_start += changes[next].second;
-    bool gains = false;
-    while (!gains && next < changes.size()) {
-      start = changes[next].first;
-      for (; next < changes.size() && changes[next].first == start; ++next) {
-        gains = gains || changes[next].second > 0;
-        at_start += changes[next].second;
-      }
-    }
-    if (!gains)
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, int gpus, double duration_s) const
 {
+  // The tightest fit: fewest GPUs free over the window, then the lowest node.
   std::optional<Slot> best;
   int best_free = 0;
-  for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
-    const double latest = best ? best->start : std::numeric_limits<double>::infinity();
-    const auto found = earliest_on_node(node, gpus, duration_s, latest);
-    if (found && (!best || found->first < best->start || found->second < best_free)) {
-      best = Slot{found->first, Allocation{{{node, gpus}}}};
-      best_free = found->second;
+  const auto consider = [&](NodeId node, double start) {
+    const int lowest = min_free(node, start, start + duration_s);
+    if (lowest >= gpus && (!best || lowest < best_free)) {
+      best = Slot{start, Allocation{{{node, gpus}}}};
+      best_free = lowest;
     }
-  }
+  };
+  // Now, on a node with the GPUs free now.
+  for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
+    if (free_now_[node] >= gpus)
+      consider(node, now_);
+  if (best)
+    return best;
+  // Later, where a stretch with the GPUs free, long enough, first begins: a node's earliest fit
+  // is the start of such a stretch.
+  const auto starts = at_least(pod, gpus).earliest_after(now_, duration_s);
+  if (starts)
+    for (const NodeId node : starts->nodes)
+      consider(node, starts->at);
   return best;
 }
 
@@ -167,27 +155,110 @@ double FreeGpuTimeline::wholly_free_until(NodeId node, int node_gpus) const
   return std::numeric_limits<double>::infinity();
 }
 
-const WholeFreeStretches& FreeGpuTimeline::whole_free(int pod) const
+void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& by_level) const
 {
+  auto& stretches = by_time_scratch_;
+  stretches.clear();
+  const auto& wanted = wanted_[static_cast<std::size_t>(topology_.pod_of(node))];
+  auto& since = since_scratch_; // by level: open since
+  since.assign(static_cast<std::size_t>(node_gpus) + 1, now_);
+  const auto level = [node_gpus](int free) { return std::clamp(free, 0, node_gpus); };
+  int free = free_now_[node];
+  const auto& changes = changes_[node];
+  for (std::size_t next = 0; next < changes.size();) {
+    // All changes at one time at once: a level that is gained and lost at once holds no stretch.
+    const double at = changes[next].first;
+    const int before = level(free);
+    for (; next < changes.size() && changes[next].first == at; ++next)
+      free += changes[next].second;
+    for (int g = before + 1; g <= level(free); ++g)
+      since[static_cast<std::size_t>(g)] = at;
+    for (int g = level(free) + 1; g <= before; ++g)
+      if (wanted[static_cast<std::size_t>(g)])
+        stretches.push_back({g, since[static_cast<std::size_t>(g)], at});
+  }
+  for (int g = 1; g <= level(free); ++g)
+    if (wanted[static_cast<std::size_t>(g)])
+      stretches.push_back({g, since[static_cast<std::size_t>(g)], std::numeric_limits<double>::infinity()});
+  // Each level's stretches came in order of time: placing them level by level keeps that.
+  auto& first = first_scratch_; // by level, where its stretches go
+  first.assign(static_cast<std::size_t>(node_gpus) + 2, 0);
+  for (const LevelStretch& s : stretches)
+    ++first[static_cast<std::size_t>(s.level) + 1];
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  by_level.resize(stretches.size());
+  for (const LevelStretch& s : stretches)
+    by_level[first[static_cast<std::size_t>(s.level)]++] = s;
+}
+
+void FreeGpuTimeline::refresh(int pod) const
+{
+  const auto by_level_start_end = [](const LevelStretch& a, const LevelStretch& b) {
+    return std::tie(a.level, a.from, a.to) < std::tie(b.level, b.from, b.to);
+  };
   const int node_gpus = pod_spec(pod).gpus_per_node;
+  auto& at_least = at_least_[static_cast<std::size_t>(pod)];
   auto& stale = stale_[static_cast<std::size_t>(pod)];
-  std::vector<WholeFreeStretches::Stretch> stretches;
+  auto& fresh = fresh_scratch_;
+  auto& moved = moved_scratch_;
   for (const NodeId node : stale) {
-    int free = free_now_[node];
-    double since = free == node_gpus ? now_ : -1;
-    for (const auto& [time, change] : changes_[node]) {
-      free += change;
-      if (free == node_gpus && since < 0) {
-        since = time;
-      } else if (free != node_gpus && since >= 0) {
-        if (time > since)
-          stretches.push_back({since, time, node});
-        since = -1;
+    stretches_of(node, node_gpus, fresh);
+    auto& known = stretches_[node];
+    moved.clear();
+    std::set_difference(known.begin(), known.end(), fresh.begin(), fresh.end(), std::back_inserter(moved),
+                        by_level_start_end);
+    const std::size_t gone = moved.size();
+    std::set_difference(fresh.begin(), fresh.end(), known.begin(), known.end(), std::back_inserter(moved),
+                        by_level_start_end);
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+      const LevelStretch& s = moved[i];
+      if (auto& index = at_least[static_cast<std::size_t>(s.level - 1)])
+        i < gone ? index->erase({s.from, s.to, node}) : index->insert({s.from, s.to, node});
+      if (s.level == node_gpus && !is_whole_stale_[node]) {
+        is_whole_stale_[node] = true;
+        whole_stale_[static_cast<std::size_t>(pod)].push_back(node);
       }
     }
-    if (since >= 0)
-      stretches.push_back({since, std::numeric_limits<double>::infinity(), node});
+    known.swap(fresh);
     is_stale_[node] = false;
+  }
+  stale.clear();
+}
+
+const FreeStretchIndex& FreeGpuTimeline::at_least(int pod, int gpus) const
+{
+  auto& index = at_least_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus - 1)];
+  auto& wanted = wanted_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus)];
+  if (!wanted) {
+    // Worked out from its first question on: most levels are never asked about.
+    wanted = 1;
+    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
+      changed(node);
+  }
+  refresh(pod);
+  if (!index) {
+    std::vector<FreeStretch> stretches;
+    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
+      for (const LevelStretch& s : stretches_[node])
+        if (s.level == gpus)
+          stretches.push_back({s.from, s.to, node});
+    index.emplace();
+    index->assign(std::move(stretches));
+  }
+  return *index;
+}
+
+const WholeFreeStretches& FreeGpuTimeline::whole_free(int pod) const
+{
+  refresh(pod);
+  const int node_gpus = pod_spec(pod).gpus_per_node;
+  auto& stale = whole_stale_[static_cast<std::size_t>(pod)];
+  std::vector<WholeFreeStretches::Stretch> stretches;
+  for (const NodeId node : stale) {
+    for (const LevelStretch& s : stretches_[node])
+      if (s.level == node_gpus)
+        stretches.push_back({s.from, s.to, node});
+    is_whole_stale_[node] = false;
   }
   whole_free_[static_cast<std::size_t>(pod)].replace(stale, std::move(stretches));
   stale.clear();
@@ -228,7 +299,7 @@ bool FreeGpuTimeline::may_start_now(int gpus, double duration_s) const
     for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
       if (free_now_[node] < shape.gpus_per_node)
         continue;
-      if (!shape.whole_nodes && earliest_on_node(node, gpus, duration_s, now_))
+      if (!shape.whole_nodes && min_free(node, now_, now_ + duration_s) >= gpus)
         return true;
       // WholeFreeStretches::earliest's closing test for a stretch open now, without its length
       // test (which only ever refuses more): never false where that answer is now.

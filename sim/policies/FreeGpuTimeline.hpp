@@ -2,7 +2,10 @@
 // Free GPUs of every node over future time, as a scheduler plans it: what is free now, the GPUs
 // running jobs give back at their estimated ends, and the GPUs reserved for queued jobs. Answers
 // "when is the earliest time a job of this shape fits for this long, and on which nodes?" with
-// the job's whole window checked, not only its start (conservative backfilling).
+// the job's whole window checked, not only its start (conservative backfilling). A question about
+// the future is answered from indexes of the stretches in which nodes have some number of GPUs
+// free, kept up to date node by node as reservations are made, not by reading every node.
+#include "sim/policies/FreeStretchIndex.hpp"
 #include "sim/policies/WholeFreeStretches.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 
@@ -42,20 +45,28 @@ public:
 private:
   std::optional<Slot> earliest_in_node(int pod, int gpus, double duration_s) const;
   std::optional<Slot> earliest_whole_nodes(int pod, int nodes, double duration_s) const;
-  // The earliest start on `node`, not after `latest`, at which `gpus` are free for `duration_s`,
-  // and the fewest free GPUs in that window: one pass over the node's changes.
-  std::optional<std::pair<double, int>> earliest_on_node(NodeId node, int gpus, double duration_s,
-                                                         double latest) const;
   // When `node` stops being wholly free (now if it is not, +infinity if never).
   double wholly_free_until(NodeId node, int node_gpus) const;
   void add_change(NodeId node, double at, int change);
   const PodSpec& pod_spec(int pod) const;
   NodeId end_of_pod(int pod) const; // one past its last node
 
-  // The stretches in which each pod's nodes are wholly free, brought up to date before a
-  // question about whole nodes: only the nodes whose timeline changed since are worked out again.
+  // A stretch of a node with at least `level` GPUs free: worked out for the levels asked about
+  // (wanted_), and always for the top one (wholly free).
+  struct LevelStretch {
+    int level;
+    double from, to;
+  };
+  // `node`'s stretches from now on, by level and start, into `stretches`.
+  void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& stretches) const;
+  // Brings the pod's stretches up to date before a question: only the nodes whose timeline
+  // changed since are worked out again, and only the stretches that changed are moved.
+  void refresh(int pod) const;
+  // The pod's stretches with at least `gpus` free, up to date.
+  const FreeStretchIndex& at_least(int pod, int gpus) const;
+  // The stretches in which each pod's nodes are wholly free (its top level), up to date.
   const WholeFreeStretches& whole_free(int pod) const;
-  void changed(NodeId node);
+  void changed(NodeId node) const;
 
   const Topology& topology_;
   double now_;
@@ -63,9 +74,20 @@ private:
   std::vector<bool> in_service_;
   // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
   std::vector<std::vector<std::pair<double, int>>> changes_;
-  mutable std::vector<WholeFreeStretches> whole_free_; // by pod
-  mutable std::vector<std::vector<NodeId>> stale_;     // by pod: nodes changed since
-  mutable std::vector<bool> is_stale_;                 // by node
+  // The stretch indexes, kept as they were when last asked (only what a question needs is
+  // brought up to date, and only then).
+  mutable std::vector<std::vector<std::optional<FreeStretchIndex>>> at_least_; // by pod, by level - 1
+  mutable std::vector<std::vector<char>> wanted_; // by pod, by level: stretches worked out at that level
+  mutable std::vector<WholeFreeStretches> whole_free_;                        // by pod
+  mutable std::vector<std::vector<LevelStretch>> stretches_;                  // by node, as last worked out
+  mutable std::vector<std::vector<NodeId>> stale_;       // by pod: nodes changed since
+  mutable std::vector<bool> is_stale_;                   // by node
+  mutable std::vector<std::vector<NodeId>> whole_stale_; // by pod: wholly free stretches changed since
+  mutable std::vector<bool> is_whole_stale_;             // by node
+  // For refresh(), kept to spare allocations.
+  mutable std::vector<LevelStretch> fresh_scratch_, moved_scratch_, by_time_scratch_;
+  mutable std::vector<double> since_scratch_;
+  mutable std::vector<std::size_t> first_scratch_;
 };
 
 } // namespace acmesim

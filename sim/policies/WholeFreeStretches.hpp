@@ -2,6 +2,7 @@
 // The stretches of time in which nodes of one pod are wholly free, kept ordered by start and by
 // end as nodes' timelines change, for the earliest time a job of whole nodes fits (conservative
 // backfilling's reservations of multi-node jobs).
+#include "sim/policies/FreeStretchIndex.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 
 #include <optional>
@@ -11,10 +12,7 @@ namespace acmesim {
 
 class WholeFreeStretches {
 public:
-  struct Stretch {
-    double from, to; // [from, to); to may be +infinity
-    NodeId node;
-  };
+  using Stretch = FreeStretch;
 
   // For the pod whose nodes are first_node, first_node + 1, ... (`nodes` of them).
   WholeFreeStretches(NodeId first_node, int nodes);
