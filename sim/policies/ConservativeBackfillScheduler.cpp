@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace acmesim {
@@ -98,16 +99,56 @@ Allocation ConservativeBackfillScheduler::place_now(const FreeGpuTimeline& timel
   return placement().place(usable, gpus);
 }
 
-FreeGpuTimeline ConservativeBackfillScheduler::timeline_now(double now)
+double ConservativeBackfillScheduler::release_time(double estimated_end, double now)
 {
-  FreeGpuTimeline timeline(mirror(), now);
   // A job past its estimate may end at any moment: just after now.
-  const double soonest = std::nextafter(now, std::numeric_limits<double>::infinity());
+  return std::max(estimated_end, std::nextafter(now, std::numeric_limits<double>::infinity()));
+}
+
+void ConservativeBackfillScheduler::timeline_now(double now)
+{
   const auto& ends = running_.by_end();
-  ends_taken_as_next_moment_ = !ends.empty() && ends.begin()->first < soonest;
+  ends_taken_as_next_moment_ =
+      !ends.empty() && ends.begin()->first < release_time(-std::numeric_limits<double>::infinity(), now);
+  // Taking the reservations back costs about what making them did: past one per node, building
+  // the timeline anew is cheaper. Either way it is the same timeline.
+  std::size_t reserved_parts = 0;
+  for (const Held& reservation : reservations_)
+    reserved_parts += reservation.allocation.parts.size();
+  if (reach_ == Reach::Whole || reserved_parts > mirror().topology().node_count())
+    timeline_.reset();
+  if (!timeline_) {
+    timeline_.emplace(mirror(), now);
+    running_on_timeline_.clear();
+    reservations_.clear();
+    for (const auto& [end, job] : ends) {
+      Held& held = running_on_timeline_[job] = Held{allocation_of(job), now, release_time(end, now)};
+      timeline_->release(held.allocation, held.until);
+    }
+    return;
+  }
+  timeline_->advance_to(now);
+  for (const Held& reservation : reservations_)
+    timeline_->unhold(reservation.allocation, reservation.from, reservation.until);
+  reservations_.clear();
+  // Jobs that ended give their GPUs back now; the others' ends move where release_time says.
+  for (auto it = running_on_timeline_.begin(); it != running_on_timeline_.end();) {
+    Held& held = it->second;
+    const std::optional<double> end = running_.end_of(it->first);
+    const double until = end ? release_time(*end, now) : now;
+    if (until != held.until) {
+      timeline_->take_back(held.allocation, held.until);
+      timeline_->release(held.allocation, until);
+      held.until = until;
+    }
+    it = end ? std::next(it) : running_on_timeline_.erase(it);
+  }
+  // Jobs started while the timeline was not kept up to date hold their GPUs from now.
   for (const auto& [end, job] : ends)
-    timeline.release(allocation_of(job), std::max(end, soonest));
-  return timeline;
+    if (!running_on_timeline_.count(job)) {
+      Held& held = running_on_timeline_[job] = Held{allocation_of(job), now, release_time(end, now)};
+      timeline_->hold(held.allocation, now, held.until);
+    }
 }
 
 bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent>& events, double now) const
@@ -126,12 +167,12 @@ void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std:
   if (plan_stands(events, view.now())) {
     // No job ended and no reserved time has come: the jobs planned keep their reservations, and
     // the plan goes on from where it stopped.
-    if (timeline_)
+    if (timeline_current_)
       timeline_->advance_to(view.now());
     plan(view);
     return;
   }
-  timeline_.reset();
+  timeline_current_ = false;
   reserved_ = 0;
   planned_through_.reset();
   arrivals_.clear();
@@ -166,10 +207,11 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
     const std::optional<JobId> id = next_to_plan(view);
     if (!id)
       return;
-    if (!timeline_) {
+    if (!timeline_current_) {
       if (try_start(view, *id))
         continue;
-      timeline_.emplace(timeline_now(now));
+      timeline_now(now);
+      timeline_current_ = true;
     }
     const Job& job = view.job(*id);
     const double duration = view.estimate_s(*id);
@@ -179,11 +221,14 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
       if (allocation.empty())
         allocation = slot->allocation;
       timeline_->hold(allocation, now, now + duration);
+      running_on_timeline_[*id] = Held{allocation, now, now + duration};
       start_on(view, *id, std::move(allocation));
       continue;
     }
-    if (slot) // else it fits nowhere with the nodes in service: planned, without a reservation
+    if (slot) { // else it fits nowhere with the nodes in service: planned, without a reservation
       timeline_->hold(slot->allocation, slot->start, slot->start + duration);
+      reservations_.push_back(Held{slot->allocation, slot->start, slot->start + duration});
+    }
     ++reserved_;
     if (reach_ == Reach::AsNeeded && !any_queued_may_start())
       return; // the rest is planned when a pass that keeps this plan needs it

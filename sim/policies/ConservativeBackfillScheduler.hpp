@@ -33,11 +33,15 @@ namespace acmesim {
 // others would start none of them. The plan is taken up where it stopped by the next pass that
 // keeps it, which gives the jobs the reservations they would have had (nothing the plan holds
 // changed in between, and none of them could start then). So a pass costs what it starts, not
-// the queue, on an overloaded cluster.
+// the queue, on an overloaded cluster. The timeline is kept from plan to plan, the last plan's
+// reservations taken back, unless they held more nodes than the cluster has (then building it
+// anew is cheaper); and its questions about the future are answered from indexes of free
+// stretches (FreeGpuTimeline), not by reading every node.
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
   // How far a pass plans: as far as a decision needs, or every queued job up to backfill_depth
-  // (the same decisions, at the cost of the whole plan: for tests that show it).
+  // on a timeline built anew for each plan (the same decisions, at the cost of the whole plan and
+  // the whole cluster: for tests that show it).
   enum class Reach { AsNeeded, Whole };
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                                 int backfill_depth, Reach reach = Reach::AsNeeded);
@@ -47,7 +51,11 @@ protected:
   void on_started(const ClusterView& view, JobId job) override;
   void on_finished(const ClusterView& view, JobId job) override;
   void on_queued(const ClusterView& view, JobId job) override;
-  void on_cluster_changed() override { plan_valid_ = false; }
+  void on_cluster_changed() override
+  {
+    plan_valid_ = false;
+    timeline_.reset(); // built anew from the cluster as it now is
+  }
 
 private:
   // Whether the reservations of the last pass still stand: only submissions since, and no
@@ -62,16 +70,30 @@ private:
   bool any_queued_may_start() const;
   void index_queue(const ClusterView& view);
   std::size_t queued_indexed() const; // jobs in queued_estimates_: the queue's size when in step
-  // Free GPUs from now on: the mirror's, and those running jobs give back at their estimated ends.
-  FreeGpuTimeline timeline_now(double now);
+  // Brings the timeline to `now` for a new plan: free GPUs from now on, the mirror's and those
+  // running jobs give back at their estimated ends, without reservations. The timeline is kept
+  // from plan to plan: the last plan's reservations are taken back and the running jobs' changes
+  // since are made, so a plan costs what changed, not the cluster.
+  void timeline_now(double now);
+  // When a running job is taken to give its GPUs back: at its estimated end, or, past it, the
+  // moment after now.
+  static double release_time(double estimated_end, double now);
   // The nodes to start `gpus` on now, for `duration_s`, without taking GPUs reserved in that time.
   Allocation place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s, double now);
 
   int backfill_depth_;
   Reach reach_;
   EstimatedEnds running_; // the jobs it started
-  // The plan: reservations on the timeline (none built while every job planned has started).
+  // The plan: reservations on the timeline (not brought up to date while every job planned has
+  // started).
   std::optional<FreeGpuTimeline> timeline_;
+  bool timeline_current_ = false; // brought to this plan
+  struct Held {
+    Allocation allocation;
+    double from, until;
+  };
+  std::unordered_map<JobId, Held> running_on_timeline_; // (from unused): released at `until`
+  std::vector<Held> reservations_;                      // the plan's, to take back
   bool plan_valid_ = false;
   bool ends_taken_as_next_moment_ = false; // the timeline holds ends of jobs past their estimate
   int reserved_ = 0;                       // queued jobs planned that did not start

@@ -5,6 +5,7 @@
 // failures): the job's estimated end is then in the past until it ends.
 #include "models/workload/Job.hpp"
 
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -26,6 +27,12 @@ public:
   }
   // (estimated end, job), earliest first.
   const std::set<std::pair<double, JobId>>& by_end() const { return by_end_; }
+  // nullopt: not running.
+  std::optional<double> end_of(JobId job) const
+  {
+    const auto it = end_of_.find(job);
+    return it == end_of_.end() ? std::nullopt : std::optional<double>(it->second);
+  }
 
 private:
   std::set<std::pair<double, JobId>> by_end_;

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 
 namespace acmesim {
@@ -13,6 +14,7 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     : topology_(cluster.topology())
     , now_(now)
     , free_now_(topology_.node_count())
+    , with_free_now_(topology_.pod_count())
     , in_service_(topology_.node_count())
     , changes_(topology_.node_count())
     , at_least_(topology_.pod_count())
@@ -31,7 +33,7 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     whole_free_.emplace_back(topology_.first_node_of_pod(pod), pod_spec(pod).nodes);
   }
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
-    free_now_[node] = cluster.free_gpus(node);
+    add_free_now(node, cluster.free_gpus(node));
     in_service_[node] = cluster.in_service(node);
     changed(node);
   }
@@ -61,7 +63,7 @@ void FreeGpuTimeline::add_change(NodeId node, double at, int change)
     return; // GPUs given back on a node out of service do not become free
   changed(node);
   if (at <= now_) {
-    free_now_[node] += change;
+    add_free_now(node, change);
     return;
   }
   auto& changes = changes_[node];
@@ -72,6 +74,49 @@ void FreeGpuTimeline::add_change(NodeId node, double at, int change)
                                     return a.first < b.first || (a.first == b.first && a.second > b.second);
                                   }),
                  entry);
+}
+
+void FreeGpuTimeline::add_free_now(NodeId node, int change)
+{
+  const int was = free_now_[node];
+  free_now_[node] += change;
+  auto& with_free = with_free_now_[static_cast<std::size_t>(topology_.pod_of(node))];
+  if (was > 0 && free_now_[node] <= 0)
+    with_free.erase(node);
+  else if (was <= 0 && free_now_[node] > 0)
+    with_free.insert(node);
+}
+
+void FreeGpuTimeline::remove_change(NodeId node, double at, int change)
+{
+  if (!in_service_[node] || !std::isfinite(at))
+    return; // as add_change
+  changed(node);
+  if (at <= now_) {
+    add_free_now(node, -change);
+    return;
+  }
+  auto& changes = changes_[node];
+  const auto it = std::find(std::lower_bound(changes.begin(), changes.end(), std::pair{at, change},
+                                             [](const auto& a, const auto& b) { return a.first < b.first; }),
+                            changes.end(), std::pair{at, change});
+  if (it == changes.end() || it->first != at)
+    throw std::logic_error("FreeGpuTimeline: taking back a change it was never given");
+  changes.erase(it);
+}
+
+void FreeGpuTimeline::take_back(const Allocation& allocation, double at)
+{
+  for (const auto& part : allocation.parts)
+    remove_change(part.node, at, part.gpus);
+}
+
+void FreeGpuTimeline::unhold(const Allocation& allocation, double from, double until)
+{
+  for (const auto& part : allocation.parts) {
+    remove_change(part.node, from, -part.gpus);
+    remove_change(part.node, until, part.gpus);
+  }
 }
 
 void FreeGpuTimeline::release(const Allocation& allocation, double at)
@@ -95,7 +140,7 @@ void FreeGpuTimeline::advance_to(double now)
     auto& changes = changes_[node];
     auto due = changes.begin();
     for (; due != changes.end() && due->first <= now_; ++due)
-      free_now_[node] += due->second;
+      add_free_now(node, due->second);
     if (due != changes.begin())
       changed(node);
     changes.erase(changes.begin(), due);
@@ -130,7 +175,7 @@ std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, 
     }
   };
   // Now, on a node with the GPUs free now.
-  for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
+  for (const NodeId node : with_free_now_[static_cast<std::size_t>(pod)])
     if (free_now_[node] >= gpus)
       consider(node, now_);
   if (best)
@@ -296,7 +341,7 @@ bool FreeGpuTimeline::may_start_now(int gpus, double duration_s) const
     const int node_gpus = pod_spec(pod).gpus_per_node;
     const JobShape shape = job_shape(gpus, node_gpus);
     int wholly_free = 0;
-    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
+    for (const NodeId node : with_free_now_[static_cast<std::size_t>(pod)]) {
       if (free_now_[node] < shape.gpus_per_node)
         continue;
       if (!shape.whole_nodes && min_free(node, now_, now_ + duration_s) >= gpus)

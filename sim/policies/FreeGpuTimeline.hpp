@@ -10,6 +10,7 @@
 #include "sim/policy_api/ClusterState.hpp"
 
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,10 @@ public:
   void release(const Allocation& allocation, double at);
   // GPUs held on the allocation's nodes over [from, until).
   void hold(const Allocation& allocation, double from, double until);
+  // Undo a release or a hold made before, with the same arguments (whether or not the present
+  // has passed its times since): a timeline kept from one plan to the next.
+  void take_back(const Allocation& allocation, double at);
+  void unhold(const Allocation& allocation, double from, double until);
   // Moves the present to `now` (not earlier than the last): changes due by then take effect.
   void advance_to(double now);
 
@@ -48,6 +53,8 @@ private:
   // When `node` stops being wholly free (now if it is not, +infinity if never).
   double wholly_free_until(NodeId node, int node_gpus) const;
   void add_change(NodeId node, double at, int change);
+  void add_free_now(NodeId node, int change);
+  void remove_change(NodeId node, double at, int change);
   const PodSpec& pod_spec(int pod) const;
   NodeId end_of_pod(int pod) const; // one past its last node
 
@@ -70,7 +77,8 @@ private:
 
   const Topology& topology_;
   double now_;
-  std::vector<int> free_now_; // by node
+  std::vector<int> free_now_;                 // by node
+  std::vector<std::set<NodeId>> with_free_now_; // by pod: its nodes with GPUs free now, for questions about now
   std::vector<bool> in_service_;
   // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
   std::vector<std::vector<std::pair<double, int>>> changes_;
