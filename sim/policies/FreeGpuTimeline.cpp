@@ -200,11 +200,13 @@ double FreeGpuTimeline::wholly_free_until(NodeId node, int node_gpus) const
   return std::numeric_limits<double>::infinity();
 }
 
-void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& by_level) const
+void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& by_level,
+                                   int only_level) const
 {
   auto& stretches = by_time_scratch_;
   stretches.clear();
-  const auto& wanted = wanted_[static_cast<std::size_t>(topology_.pod_of(node))];
+  const auto& wanted_levels = wanted_[static_cast<std::size_t>(topology_.pod_of(node))];
+  const auto wanted = [&](int g) { return only_level == 0 ? wanted_levels[static_cast<std::size_t>(g)] != 0 : g == only_level; };
   auto& since = since_scratch_; // by level: open since
   since.assign(static_cast<std::size_t>(node_gpus) + 1, now_);
   const auto level = [node_gpus](int free) { return std::clamp(free, 0, node_gpus); };
@@ -219,11 +221,11 @@ void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<Level
     for (int g = before + 1; g <= level(free); ++g)
       since[static_cast<std::size_t>(g)] = at;
     for (int g = level(free) + 1; g <= before; ++g)
-      if (wanted[static_cast<std::size_t>(g)])
+      if (wanted(g))
         stretches.push_back({g, since[static_cast<std::size_t>(g)], at});
   }
   for (int g = 1; g <= level(free); ++g)
-    if (wanted[static_cast<std::size_t>(g)])
+    if (wanted(g))
       stretches.push_back({g, since[static_cast<std::size_t>(g)], std::numeric_limits<double>::infinity()});
   // Each level's stretches came in order of time: placing them level by level keeps that.
   auto& first = first_scratch_; // by level, where its stretches go
@@ -274,22 +276,28 @@ const FreeStretchIndex& FreeGpuTimeline::at_least(int pod, int gpus) const
 {
   auto& index = at_least_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus - 1)];
   auto& wanted = wanted_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus)];
-  if (!wanted) {
-    // Worked out from its first question on: most levels are never asked about.
-    wanted = 1;
-    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
-      changed(node);
-  }
   refresh(pod);
-  if (!index) {
-    std::vector<FreeStretch> stretches;
-    for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node)
-      for (const LevelStretch& s : stretches_[node])
-        if (s.level == gpus)
-          stretches.push_back({s.from, s.to, node});
-    index.emplace();
-    index->assign(std::move(stretches));
+  if (index)
+    return *index;
+  std::vector<FreeStretch> stretches;
+  for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
+    auto& known = stretches_[node];
+    if (!wanted) {
+      // Worked out from its first question on (most levels are never asked about): this level
+      // alone, then kept up to date with the others.
+      auto& level = fresh_scratch_;
+      stretches_of(node, pod_spec(pod).gpus_per_node, level, gpus);
+      known.insert(std::upper_bound(known.begin(), known.end(), gpus,
+                                    [](int g, const LevelStretch& s) { return g < s.level; }),
+                   level.begin(), level.end());
+    }
+    for (const LevelStretch& s : known)
+      if (s.level == gpus)
+        stretches.push_back({s.from, s.to, node});
   }
+  wanted = 1;
+  index.emplace();
+  index->assign(std::move(stretches));
   return *index;
 }
 

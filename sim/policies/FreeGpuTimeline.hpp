@@ -64,8 +64,9 @@ private:
     int level;
     double from, to;
   };
-  // `node`'s stretches from now on, by level and start, into `stretches`.
-  void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& stretches) const;
+  // `node`'s stretches from now on, by level and start, into `stretches`: at the levels wanted,
+  // or at `only_level` alone.
+  void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& stretches, int only_level = 0) const;
   // Brings the pod's stretches up to date before a question: only the nodes whose timeline
   // changed since are worked out again, and only the stretches that changed are moved.
   void refresh(int pod) const;
