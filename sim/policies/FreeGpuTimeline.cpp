@@ -206,7 +206,9 @@ void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<Level
   auto& stretches = by_time_scratch_;
   stretches.clear();
   const auto& wanted_levels = wanted_[static_cast<std::size_t>(topology_.pod_of(node))];
-  const auto wanted = [&](int g) { return only_level == 0 ? wanted_levels[static_cast<std::size_t>(g)] != 0 : g == only_level; };
+  const auto wanted = [&](int g) {
+    return only_level == 0 ? wanted_levels[static_cast<std::size_t>(g)] != 0 : g == only_level;
+  };
   auto& since = since_scratch_; // by level: open since
   since.assign(static_cast<std::size_t>(node_gpus) + 1, now_);
   const auto level = [node_gpus](int free) { return std::clamp(free, 0, node_gpus); };
