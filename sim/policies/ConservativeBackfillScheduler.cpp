@@ -105,6 +105,11 @@ double ConservativeBackfillScheduler::release_time(double estimated_end, double 
   return std::max(estimated_end, std::nextafter(now, std::numeric_limits<double>::infinity()));
 }
 
+const Allocation& ConservativeBackfillScheduler::track_running(JobId job, double estimated_end, double now)
+{
+  return (running_on_timeline_[job] = Held{allocation_of(job), now, release_time(estimated_end, now)}).allocation;
+}
+
 void ConservativeBackfillScheduler::timeline_now(double now)
 {
   const auto& ends = running_.by_end();
@@ -121,10 +126,8 @@ void ConservativeBackfillScheduler::timeline_now(double now)
     timeline_.emplace(mirror(), now);
     running_on_timeline_.clear();
     reservations_.clear();
-    for (const auto& [end, job] : ends) {
-      Held& held = running_on_timeline_[job] = Held{allocation_of(job), now, release_time(end, now)};
-      timeline_->release(held.allocation, held.until);
-    }
+    for (const auto& [end, job] : ends)
+      timeline_->release(track_running(job, end, now), release_time(end, now));
     return;
   }
   timeline_->advance_to(now);
@@ -145,10 +148,8 @@ void ConservativeBackfillScheduler::timeline_now(double now)
   }
   // Jobs started while the timeline was not kept up to date hold their GPUs from now.
   for (const auto& [end, job] : ends)
-    if (!running_on_timeline_.count(job)) {
-      Held& held = running_on_timeline_[job] = Held{allocation_of(job), now, release_time(end, now)};
-      timeline_->hold(held.allocation, now, held.until);
-    }
+    if (!running_on_timeline_.count(job))
+      timeline_->hold(track_running(job, end, now), now, release_time(end, now));
 }
 
 bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent>& events, double now) const

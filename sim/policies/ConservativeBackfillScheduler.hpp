@@ -34,9 +34,9 @@ namespace acmesim {
 // keeps it, which gives the jobs the reservations they would have had (nothing the plan holds
 // changed in between, and none of them could start then). So a pass costs what it starts, not
 // the queue, on an overloaded cluster. The timeline is kept from plan to plan, the last plan's
-// reservations taken back, unless they held more nodes than the cluster has (then building it
-// anew is cheaper); and its questions about the future are answered from indexes of free
-// stretches (FreeGpuTimeline), not by reading every node.
+// reservations taken back, unless they held more nodes than the cluster has, a node counted once
+// per reservation on it (then building it anew is cheaper); and its questions about the future
+// are answered from indexes of free stretches (FreeGpuTimeline), not by reading every node.
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
   // How far a pass plans: as far as a decision needs, or every queued job up to backfill_depth
@@ -78,6 +78,8 @@ private:
   // When a running job is taken to give its GPUs back: at its estimated end, or, past it, the
   // moment after now.
   static double release_time(double estimated_end, double now);
+  // Notes that the timeline holds `job`, running, until release_time(estimated_end, now).
+  const Allocation& track_running(JobId job, double estimated_end, double now);
   // The nodes to start `gpus` on now, for `duration_s`, without taking GPUs reserved in that time.
   Allocation place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s, double now);
 

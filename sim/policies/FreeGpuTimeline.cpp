@@ -1,7 +1,6 @@
 #include "sim/policies/FreeGpuTimeline.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -59,8 +58,8 @@ void FreeGpuTimeline::changed(NodeId node) const
 
 void FreeGpuTimeline::add_change(NodeId node, double at, int change)
 {
-  if (!in_service_[node] || !std::isfinite(at))
-    return; // GPUs given back on a node out of service do not become free
+  if (!kept(node, at))
+    return;
   changed(node);
   if (at <= now_) {
     add_free_now(node, change);
@@ -89,8 +88,8 @@ void FreeGpuTimeline::add_free_now(NodeId node, int change)
 
 void FreeGpuTimeline::remove_change(NodeId node, double at, int change)
 {
-  if (!in_service_[node] || !std::isfinite(at))
-    return; // as add_change
+  if (!kept(node, at))
+    return;
   changed(node);
   if (at <= now_) {
     add_free_now(node, -change);

@@ -9,6 +9,7 @@
 #include "sim/policies/WholeFreeStretches.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 
+#include <cmath>
 #include <optional>
 #include <set>
 #include <utility>
@@ -55,6 +56,9 @@ private:
   void add_change(NodeId node, double at, int change);
   void add_free_now(NodeId node, int change);
   void remove_change(NodeId node, double at, int change);
+  // Whether a change on `node` at `at` is kept: GPUs given back on a node out of service do not
+  // become free, and a release at +infinity never comes.
+  bool kept(NodeId node, double at) const { return in_service_[node] && std::isfinite(at); }
   const PodSpec& pod_spec(int pod) const;
   NodeId end_of_pod(int pod) const; // one past its last node
 
@@ -64,9 +68,9 @@ private:
     int level;
     double from, to;
   };
-  // `node`'s stretches from now on, by level and start, into `stretches`: at the levels wanted,
+  // `node`'s stretches from now on, by level and start, into `by_level`: at the levels wanted,
   // or at `only_level` alone.
-  void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& stretches, int only_level = 0) const;
+  void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& by_level, int only_level = 0) const;
   // Brings the pod's stretches up to date before a question: only the nodes whose timeline
   // changed since are worked out again, and only the stretches that changed are moved.
   void refresh(int pod) const;
@@ -83,8 +87,8 @@ private:
   std::vector<bool> in_service_;
   // Per node, (time, change of free GPUs), by time and, at one time, gains before losses.
   std::vector<std::vector<std::pair<double, int>>> changes_;
-  // The stretch indexes, kept as they were when last asked (only what a question needs is
-  // brought up to date, and only then).
+  // The stretch indexes, as they were when last asked: a question brings its pod's up to date
+  // (every level worked out there, for the nodes changed since), and nothing is done before.
   mutable std::vector<std::vector<std::optional<FreeStretchIndex>>> at_least_; // by pod, by level - 1
   mutable std::vector<std::vector<char>> wanted_; // by pod, by level: stretches worked out at that level
   mutable std::vector<WholeFreeStretches> whole_free_;                        // by pod

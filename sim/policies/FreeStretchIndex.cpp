@@ -11,15 +11,24 @@ namespace {
 // moves little.
 constexpr std::size_t kBlockSize = 64;
 
-bool before(const FreeStretch& a, const FreeStretch& b)
-{
-  return a.from < b.from || (a.from == b.from && a.node < b.node);
-}
+constexpr ByStart before{};
 
 double length(const FreeStretch& s)
 {
   return s.to - s.from;
 }
+
+// A job of `duration_s` fits in a stretch when it ends by the stretch's end, reckoned as the
+// timeline reckons a window, from + duration_s: that sum's rounding can put a stretch whose
+// length rounds below the duration in, and one whose length does not out.
+bool fits(const FreeStretch& s, double duration_s)
+{
+  return s.to >= s.from + duration_s;
+}
+
+// So a block is passed over by its longest stretch only with room for that rounding (times up to
+// about 10^9 s round by well under a microsecond).
+constexpr double kRoundingRoom_s = 1e-6;
 
 
 } // namespace
@@ -89,12 +98,12 @@ std::optional<FreeStretchIndex::Starts> FreeStretchIndex::earliest_after(double 
   for (; block != blocks_.end(); ++block) {
     if (found && block->stretches.front().from != found->at)
       return found;
-    if (block->longest < duration_s)
-      continue;
+    if (block->longest + kRoundingRoom_s < duration_s)
+      continue; // none long enough
     for (const auto& s : block->stretches) {
       if (found && s.from != found->at)
         return found;
-      if (s.from <= now || length(s) < duration_s)
+      if (s.from <= now || !fits(s, duration_s))
         continue;
       if (!found)
         found = Starts{s.from, {}};

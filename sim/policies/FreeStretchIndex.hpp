@@ -16,6 +16,14 @@ struct FreeStretch {
   NodeId node;
 };
 
+// In order of start, ties to the lower node: no two stretches of a node overlap, so none tie.
+struct ByStart {
+  bool operator()(const FreeStretch& a, const FreeStretch& b) const
+  {
+    return a.from < b.from || (a.from == b.from && a.node < b.node);
+  }
+};
+
 class FreeStretchIndex {
 public:
   // Stretches are told apart by (from, node): those of one node must not overlap.
@@ -28,8 +36,9 @@ public:
     double at;
     std::vector<NodeId> nodes; // ascending
   };
-  // The earliest start after `now` of a stretch at least `duration_s` long, and the nodes of
-  // every such stretch that starts then. Stretches that began by `now` are not looked at.
+  // The earliest start after `now` of a stretch that holds `duration_s` (its end not before
+  // from + duration_s, as the timeline reckons a window), and the nodes of every such stretch
+  // that starts then. Stretches that began by `now` are not looked at.
   std::optional<Starts> earliest_after(double now, double duration_s) const;
 
   std::size_t size() const;

@@ -29,12 +29,6 @@ public:
   std::optional<Fit> earliest(int nodes, double duration_s, double now) const;
 
 private:
-  struct ByStart {
-    bool operator()(const Stretch& a, const Stretch& b) const
-    {
-      return a.from < b.from || (a.from == b.from && a.node < b.node);
-    }
-  };
   struct ByEnd {
     bool operator()(const Stretch& a, const Stretch& b) const
     {
