@@ -287,6 +287,8 @@ namespace {
 // Runs random jobs through two schedulers at once, ending each job at its true run time, and
 // requires the same decisions of both at every step. Jobs are given out of id order now and
 // then (a start overhead held them back), and their estimates are requested times, some short.
+// Now and then a running job is interrupted and queued again, and node 1 is out of service from
+// 500 s to 1,500 s.
 void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& view_b, Scheduler& b, unsigned seed)
 {
   std::mt19937 random(seed);
@@ -304,7 +306,7 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
     arrivals.emplace(submit + held_back, job);
   }
   std::multimap<double, JobId> ends;
-  std::size_t started = 0;
+  std::size_t finished = 0;
   const auto check_same = [&](const std::vector<JobId>& from_a, const std::vector<JobId>& from_b, double now) {
     INFO("at " << now);
     REQUIRE(from_a == from_b);
@@ -315,8 +317,12 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
       }
       ends.emplace(now + view_a.job(id).duration_s, id);
     }
-    started += from_a.size();
   };
+  const auto tell_both = [&](double now, const SchedulerEvent& event) {
+    check_same(view_a.decide(a, now, {event}), view_b.decide(b, now, {event}), now);
+  };
+  int step = 0;
+  bool node_down = false;
   while (!arrivals.empty() || !ends.empty()) {
     const double never = std::numeric_limits<double>::infinity();
     const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
@@ -324,14 +330,28 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
     for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end)) {
       const JobId id = end->second;
       check_same(view_a.finish(a, now, id), view_b.finish(b, now, id), now);
+      ++finished;
     }
     std::vector<Job> batch;
     for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
       batch.push_back(it->second);
     if (!batch.empty())
       check_same(view_a.submit(a, now, batch), view_b.submit(b, now, batch), now);
+    if (++step % 23 == 0 && !ends.empty() && !arrivals.empty()) {
+      const JobId id = ends.begin()->second; // interrupted: it starts over when it starts again
+      ends.erase(ends.begin());
+      view_a.requeue_job(id);
+      view_b.requeue_job(id);
+      tell_both(now, {EventKind::JobRequeued, now, id});
+    }
+    if (node_down != (now >= 500 && now < 1500)) {
+      node_down = !node_down;
+      for (HandBuiltView* view : {&view_a, &view_b})
+        node_down ? view->take_down(1) : view->bring_up(1);
+      tell_both(now, {node_down ? EventKind::NodeDown : EventKind::NodeUp, now, 0, 1});
+    }
   }
-  CHECK(started == 300);
+  CHECK(finished == 300);
 }
 
 } // namespace
