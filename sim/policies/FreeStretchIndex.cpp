@@ -19,8 +19,8 @@ double length(const FreeStretch& s)
 }
 
 // A job of `duration_s` fits in a stretch when it ends by the stretch's end, reckoned as the
-// timeline reckons a window, from + duration_s: that sum's rounding can put a stretch whose
-// length rounds below the duration in, and one whose length does not out.
+// timeline reckons a window, from + duration_s. That sum's rounding can let in a stretch whose
+// length rounds below the duration, and keep out one whose length does not.
 bool fits(const FreeStretch& s, double duration_s)
 {
   return s.to >= s.from + duration_s;
@@ -29,7 +29,6 @@ bool fits(const FreeStretch& s, double duration_s)
 // So a block is passed over by its longest stretch only with room for that rounding (times up to
 // about 10^9 s round by well under a microsecond).
 constexpr double kRoundingRoom_s = 1e-6;
-
 
 } // namespace
 
