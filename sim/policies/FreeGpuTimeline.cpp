@@ -17,18 +17,12 @@ FreeGpuTimeline::FreeGpuTimeline(const ClusterState& cluster, double now)
     , in_service_(topology_.node_count())
     , changes_(topology_.node_count())
     , at_least_(topology_.pod_count())
-    , wanted_(topology_.pod_count())
     , stretches_(topology_.node_count())
-    , stale_(topology_.pod_count())
-    , is_stale_(topology_.node_count())
-    , whole_stale_(topology_.pod_count())
-    , is_whole_stale_(topology_.node_count())
+    , stale_(topology_.pod_count(), topology_.node_count())
+    , whole_stale_(topology_.pod_count(), topology_.node_count())
 {
   for (int pod = 0; pod < static_cast<int>(topology_.pod_count()); ++pod) {
-    const auto node_gpus = static_cast<std::size_t>(pod_spec(pod).gpus_per_node);
-    at_least_[static_cast<std::size_t>(pod)].resize(node_gpus);
-    wanted_[static_cast<std::size_t>(pod)].assign(node_gpus + 1, 0);
-    wanted_[static_cast<std::size_t>(pod)][node_gpus] = 1; // wholly free, for jobs of whole nodes
+    at_least_[static_cast<std::size_t>(pod)].resize(static_cast<std::size_t>(pod_spec(pod).gpus_per_node));
     whole_free_.emplace_back(topology_.first_node_of_pod(pod), pod_spec(pod).nodes);
   }
   for (NodeId node = 0; node < topology_.node_count(); ++node) {
@@ -48,12 +42,24 @@ NodeId FreeGpuTimeline::end_of_pod(int pod) const
   return topology_.first_node_of_pod(pod) + static_cast<NodeId>(pod_spec(pod).nodes);
 }
 
+void FreeGpuTimeline::MarkedNodes::mark(NodeId node, int pod)
+{
+  if (marked[node])
+    return;
+  marked[node] = true;
+  by_pod[static_cast<std::size_t>(pod)].push_back(node);
+}
+
+void FreeGpuTimeline::MarkedNodes::clear(int pod)
+{
+  for (const NodeId node : by_pod[static_cast<std::size_t>(pod)])
+    marked[node] = false;
+  by_pod[static_cast<std::size_t>(pod)].clear();
+}
+
 void FreeGpuTimeline::changed(NodeId node) const
 {
-  if (is_stale_[node])
-    return;
-  is_stale_[node] = true;
-  stale_[static_cast<std::size_t>(topology_.pod_of(node))].push_back(node);
+  stale_.mark(node, topology_.pod_of(node));
 }
 
 void FreeGpuTimeline::add_change(NodeId node, double at, int change)
@@ -104,32 +110,34 @@ void FreeGpuTimeline::remove_change(NodeId node, double at, int change)
   changes.erase(it);
 }
 
-void FreeGpuTimeline::take_back(const Allocation& allocation, double at)
-{
-  for (const auto& part : allocation.parts)
-    remove_change(part.node, at, part.gpus);
-}
-
-void FreeGpuTimeline::unhold(const Allocation& allocation, double from, double until)
+void FreeGpuTimeline::for_parts(const Allocation& allocation, std::optional<double> from, double until,
+                                void (FreeGpuTimeline::*change)(NodeId, double, int))
 {
   for (const auto& part : allocation.parts) {
-    remove_change(part.node, from, -part.gpus);
-    remove_change(part.node, until, part.gpus);
+    if (from)
+      (this->*change)(part.node, *from, -part.gpus);
+    (this->*change)(part.node, until, part.gpus);
   }
 }
 
 void FreeGpuTimeline::release(const Allocation& allocation, double at)
 {
-  for (const auto& part : allocation.parts)
-    add_change(part.node, at, part.gpus);
+  for_parts(allocation, std::nullopt, at, &FreeGpuTimeline::add_change);
 }
 
 void FreeGpuTimeline::hold(const Allocation& allocation, double from, double until)
 {
-  for (const auto& part : allocation.parts) {
-    add_change(part.node, from, -part.gpus);
-    add_change(part.node, until, part.gpus);
-  }
+  for_parts(allocation, from, until, &FreeGpuTimeline::add_change);
+}
+
+void FreeGpuTimeline::take_back(const Allocation& allocation, double at)
+{
+  for_parts(allocation, std::nullopt, at, &FreeGpuTimeline::remove_change);
+}
+
+void FreeGpuTimeline::unhold(const Allocation& allocation, double from, double until)
+{
+  for_parts(allocation, from, until, &FreeGpuTimeline::remove_change);
 }
 
 void FreeGpuTimeline::advance_to(double now)
@@ -204,9 +212,10 @@ void FreeGpuTimeline::stretches_of(NodeId node, int node_gpus, std::vector<Level
 {
   auto& stretches = by_time_scratch_;
   stretches.clear();
-  const auto& wanted_levels = wanted_[static_cast<std::size_t>(topology_.pod_of(node))];
+  // The levels kept: the top one (wholly free) and those with an index.
+  const auto& indexed = at_least_[static_cast<std::size_t>(topology_.pod_of(node))];
   const auto wanted = [&](int g) {
-    return only_level == 0 ? wanted_levels[static_cast<std::size_t>(g)] != 0 : g == only_level;
+    return only_level == 0 ? g == node_gpus || indexed[static_cast<std::size_t>(g - 1)] : g == only_level;
   };
   auto& since = since_scratch_; // by level: open since
   since.assign(static_cast<std::size_t>(node_gpus) + 1, now_);
@@ -246,10 +255,9 @@ void FreeGpuTimeline::refresh(int pod) const
   };
   const int node_gpus = pod_spec(pod).gpus_per_node;
   auto& at_least = at_least_[static_cast<std::size_t>(pod)];
-  auto& stale = stale_[static_cast<std::size_t>(pod)];
   auto& fresh = fresh_scratch_;
   auto& moved = moved_scratch_;
-  for (const NodeId node : stale) {
+  for (const NodeId node : stale_.of(pod)) {
     stretches_of(node, node_gpus, fresh);
     auto& known = stretches_[node];
     moved.clear();
@@ -262,32 +270,29 @@ void FreeGpuTimeline::refresh(int pod) const
       const LevelStretch& s = moved[i];
       if (auto& index = at_least[static_cast<std::size_t>(s.level - 1)])
         i < gone ? index->erase({s.from, s.to, node}) : index->insert({s.from, s.to, node});
-      if (s.level == node_gpus && !is_whole_stale_[node]) {
-        is_whole_stale_[node] = true;
-        whole_stale_[static_cast<std::size_t>(pod)].push_back(node);
-      }
+      if (s.level == node_gpus)
+        whole_stale_.mark(node, pod);
     }
     known.swap(fresh);
-    is_stale_[node] = false;
   }
-  stale.clear();
+  stale_.clear(pod);
 }
 
 const FreeStretchIndex& FreeGpuTimeline::at_least(int pod, int gpus) const
 {
   auto& index = at_least_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus - 1)];
-  auto& wanted = wanted_[static_cast<std::size_t>(pod)][static_cast<std::size_t>(gpus)];
   refresh(pod);
   if (index)
     return *index;
+  const int node_gpus = pod_spec(pod).gpus_per_node;
   std::vector<FreeStretch> stretches;
   for (NodeId node = topology_.first_node_of_pod(pod), end = end_of_pod(pod); node < end; ++node) {
     auto& known = stretches_[node];
-    if (!wanted) {
+    if (gpus != node_gpus) {
       // Worked out from its first question on (most levels are never asked about): this level
-      // alone, then kept up to date with the others.
+      // alone, then kept up to date with the others. The top level always is.
       auto& level = fresh_scratch_;
-      stretches_of(node, pod_spec(pod).gpus_per_node, level, gpus);
+      stretches_of(node, node_gpus, level, gpus);
       known.insert(std::upper_bound(known.begin(), known.end(), gpus,
                                     [](int g, const LevelStretch& s) { return g < s.level; }),
                    level.begin(), level.end());
@@ -296,7 +301,6 @@ const FreeStretchIndex& FreeGpuTimeline::at_least(int pod, int gpus) const
       if (s.level == gpus)
         stretches.push_back({s.from, s.to, node});
   }
-  wanted = 1;
   index.emplace();
   index->assign(std::move(stretches));
   return *index;
@@ -306,16 +310,15 @@ const WholeFreeStretches& FreeGpuTimeline::whole_free(int pod) const
 {
   refresh(pod);
   const int node_gpus = pod_spec(pod).gpus_per_node;
-  auto& stale = whole_stale_[static_cast<std::size_t>(pod)];
+  const std::vector<NodeId>& stale = whole_stale_.of(pod);
   std::vector<WholeFreeStretches::Stretch> stretches;
   for (const NodeId node : stale) {
     for (const LevelStretch& s : stretches_[node])
       if (s.level == node_gpus)
         stretches.push_back({s.from, s.to, node});
-    is_whole_stale_[node] = false;
   }
   whole_free_[static_cast<std::size_t>(pod)].replace(stale, std::move(stretches));
-  stale.clear();
+  whole_stale_.clear(pod);
   return whole_free_[static_cast<std::size_t>(pod)];
 }
 

@@ -56,6 +56,10 @@ private:
   void add_change(NodeId node, double at, int change);
   void add_free_now(NodeId node, int change);
   void remove_change(NodeId node, double at, int change);
+  // Makes `change` (add_change or remove_change) for each part: its GPUs taken at `from`, if
+  // given, and given back at `until`.
+  void for_parts(const Allocation& allocation, std::optional<double> from, double until,
+                 void (FreeGpuTimeline::*change)(NodeId, double, int));
   // Whether a change on `node` at `at` is kept: GPUs given back on a node out of service do not
   // become free, and a release at +infinity never comes.
   bool kept(NodeId node, double at) const { return in_service_[node] && std::isfinite(at); }
@@ -63,13 +67,13 @@ private:
   NodeId end_of_pod(int pod) const; // one past its last node
 
   // A stretch of a node with at least `level` GPUs free: worked out for the levels asked about
-  // (wanted_), and always for the top one (wholly free).
+  // (those with an index in at_least_), and always for the top one (wholly free).
   struct LevelStretch {
     int level;
     double from, to;
   };
-  // `node`'s stretches from now on, by level and start, into `by_level`: at the levels wanted,
-  // or at `only_level` alone.
+  // `node`'s stretches from now on, by level and start, into `by_level`: at the levels kept, or
+  // at `only_level` alone.
   void stretches_of(NodeId node, int node_gpus, std::vector<LevelStretch>& by_level, int only_level = 0) const;
   // Brings the pod's stretches up to date before a question: only the nodes whose timeline
   // changed since are worked out again, and only the stretches that changed are moved.
@@ -90,13 +94,19 @@ private:
   // The stretch indexes, as they were when last asked: a question brings its pod's up to date
   // (every level worked out there, for the nodes changed since), and nothing is done before.
   mutable std::vector<std::vector<std::optional<FreeStretchIndex>>> at_least_; // by pod, by level - 1
-  mutable std::vector<std::vector<char>> wanted_; // by pod, by level: stretches worked out at that level
   mutable std::vector<WholeFreeStretches> whole_free_;                        // by pod
   mutable std::vector<std::vector<LevelStretch>> stretches_;                  // by node, as last worked out
-  mutable std::vector<std::vector<NodeId>> stale_;       // by pod: nodes changed since
-  mutable std::vector<bool> is_stale_;                   // by node
-  mutable std::vector<std::vector<NodeId>> whole_stale_; // by pod: wholly free stretches changed since
-  mutable std::vector<bool> is_whole_stale_;             // by node
+  // Nodes marked since their pod's were last dealt with, each once.
+  struct MarkedNodes {
+    MarkedNodes(std::size_t pods, std::size_t nodes) : by_pod(pods), marked(nodes) {}
+    void mark(NodeId node, int pod);
+    const std::vector<NodeId>& of(int pod) const { return by_pod[static_cast<std::size_t>(pod)]; }
+    void clear(int pod);
+    std::vector<std::vector<NodeId>> by_pod;
+    std::vector<bool> marked; // by node
+  };
+  mutable MarkedNodes stale_;       // timeline changed since its stretches were worked out
+  mutable MarkedNodes whole_stale_; // wholly free stretches changed since whole_free_ took them
   // For refresh(), kept to spare allocations.
   mutable std::vector<LevelStretch> fresh_scratch_, moved_scratch_, by_time_scratch_;
   mutable std::vector<double> since_scratch_;
