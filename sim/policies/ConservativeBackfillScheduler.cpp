@@ -107,7 +107,7 @@ double ConservativeBackfillScheduler::release_time(double estimated_end, double 
 
 const Allocation& ConservativeBackfillScheduler::track_running(JobId job, double estimated_end, double now)
 {
-  return (running_on_timeline_[job] = Held{allocation_of(job), now, release_time(estimated_end, now)}).allocation;
+  return (running_on_timeline_[job] = Released{allocation_of(job), release_time(estimated_end, now)}).allocation;
 }
 
 void ConservativeBackfillScheduler::timeline_now(double now)
@@ -136,13 +136,13 @@ void ConservativeBackfillScheduler::timeline_now(double now)
   reservations_.clear();
   // Jobs that ended give their GPUs back now; the others' ends move where release_time says.
   for (auto it = running_on_timeline_.begin(); it != running_on_timeline_.end();) {
-    Held& held = it->second;
+    Released& released = it->second;
     const std::optional<double> end = running_.end_of(it->first);
-    const double until = end ? release_time(*end, now) : now;
-    if (until != held.until) {
-      timeline_->take_back(held.allocation, held.until);
-      timeline_->release(held.allocation, until);
-      held.until = until;
+    const double at = end ? release_time(*end, now) : now;
+    if (at != released.at) {
+      timeline_->take_back(released.allocation, released.at);
+      timeline_->release(released.allocation, at);
+      released.at = at;
     }
     it = end ? std::next(it) : running_on_timeline_.erase(it);
   }
@@ -222,7 +222,7 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
       if (allocation.empty())
         allocation = slot->allocation;
       timeline_->hold(allocation, now, now + duration);
-      running_on_timeline_[*id] = Held{allocation, now, now + duration};
+      running_on_timeline_[*id] = Released{allocation, now + duration};
       start_on(view, *id, std::move(allocation));
       continue;
     }

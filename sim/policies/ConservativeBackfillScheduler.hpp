@@ -94,8 +94,12 @@ private:
     Allocation allocation;
     double from, until;
   };
-  std::unordered_map<JobId, Held> running_on_timeline_; // (from unused): released at `until`
-  std::vector<Held> reservations_;                      // the plan's, to take back
+  std::vector<Held> reservations_; // the plan's, to take back
+  struct Released {
+    Allocation allocation;
+    double at;
+  };
+  std::unordered_map<JobId, Released> running_on_timeline_; // when the timeline has them give back
   bool plan_valid_ = false;
   bool ends_taken_as_next_moment_ = false; // the timeline holds ends of jobs past their estimate
   int reserved_ = 0;                       // queued jobs planned that did not start
