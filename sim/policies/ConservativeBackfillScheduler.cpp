@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <unordered_map>
 
 namespace acmesim {
 
@@ -45,6 +46,15 @@ void ConservativeBackfillScheduler::on_started(const ClusterView& view, JobId jo
     queued_estimates_.erase(by_gpus);
 }
 
+std::optional<double> ConservativeBackfillScheduler::reserved_start(JobId job) const
+{
+  if (!timeline_current_)
+    return std::nullopt; // this plan has reserved nothing yet: those listed are the last plan's
+  const auto it = std::find_if(reservations_.begin(), reservations_.end(),
+                               [job](const Held& reservation) { return reservation.job == job; });
+  return it == reservations_.end() ? std::nullopt : std::optional<double>(it->from);
+}
+
 void ConservativeBackfillScheduler::on_queued(const ClusterView& view, JobId job)
 {
   queued_estimates_[view.job(job).gpus].insert(view.estimate_s(job));
@@ -75,10 +85,22 @@ bool ConservativeBackfillScheduler::any_queued_may_start() const
   });
 }
 
-void ConservativeBackfillScheduler::on_finished(const ClusterView&, JobId job)
+void ConservativeBackfillScheduler::on_finished(const ClusterView& view, JobId job)
 {
+  const std::optional<double> estimated_end = running_.end_of(job);
   running_.ended(job);
-  plan_valid_ = false;
+  // Ended when the plan took it to: its GPUs came back as planned, so the plan may stand.
+  if (estimated_end != view.now()) {
+    plan_valid_ = false;
+    return;
+  }
+  if (!timeline_current_)
+    return; // the plan holds no reservation
+  const auto it = running_on_timeline_.find(job);
+  if (it == running_on_timeline_.end() || it->second.at != view.now())
+    plan_valid_ = false;
+  else
+    running_on_timeline_.erase(it); // its GPUs come back now, as the timeline has them
 }
 
 Allocation ConservativeBackfillScheduler::place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s,
@@ -110,6 +132,20 @@ const Allocation& ConservativeBackfillScheduler::track_running(JobId job, double
   return (running_on_timeline_[job] = Released{allocation_of(job), release_time(estimated_end, now)}).allocation;
 }
 
+void ConservativeBackfillScheduler::rebuild_timeline(double now, bool with_reservations)
+{
+  timeline_.reset();
+  timeline_.emplace(mirror(), now);
+  running_on_timeline_.clear();
+  for (const auto& [end, job] : running_.by_end())
+    timeline_->release(track_running(job, end, now), release_time(end, now));
+  if (with_reservations)
+    for (const Held& reservation : reservations_)
+      timeline_->hold(reservation.allocation, reservation.from, reservation.until);
+  else
+    reservations_.clear();
+}
+
 void ConservativeBackfillScheduler::timeline_now(double now)
 {
   const auto& ends = running_.by_end();
@@ -120,14 +156,8 @@ void ConservativeBackfillScheduler::timeline_now(double now)
   std::size_t reserved_parts = 0;
   for (const Held& reservation : reservations_)
     reserved_parts += reservation.allocation.parts.size();
-  if (reach_ == Reach::Whole || reserved_parts > mirror().topology().node_count())
-    timeline_.reset();
-  if (!timeline_) {
-    timeline_.emplace(mirror(), now);
-    running_on_timeline_.clear();
-    reservations_.clear();
-    for (const auto& [end, job] : ends)
-      timeline_->release(track_running(job, end, now), release_time(end, now));
+  if (!timeline_ || reach_ == Reach::Whole || reserved_parts > mirror().topology().node_count()) {
+    rebuild_timeline(now, false);
     return;
   }
   timeline_->advance_to(now);
@@ -157,8 +187,38 @@ bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent
   const auto& ends = running_.by_end();
   if (!plan_valid_ || ends_taken_as_next_moment_ || (!ends.empty() && ends.begin()->first <= now))
     return false;
-  return std::all_of(events.begin(), events.end(),
-                     [](const SchedulerEvent& e) { return e.kind == EventKind::JobSubmitted; });
+  // A job that ended off its estimate made the plan invalid (on_finished).
+  return std::all_of(events.begin(), events.end(), [](const SchedulerEvent& e) {
+    return e.kind == EventKind::JobSubmitted || e.kind == EventKind::JobFinished;
+  });
+}
+
+bool ConservativeBackfillScheduler::start_due(const ClusterView& view)
+{
+  const double now = view.now();
+  // Every reserved time is some job's planned end, when a pass runs: a due reservation begins now.
+  std::unordered_map<NodeId, int> wanted;
+  for (const Held& reservation : reservations_) {
+    if (reservation.from > now)
+      continue;
+    if (reservation.from < now || !view.queue().count(reservation.job))
+      return false;
+    for (const Allocation::Part& part : reservation.allocation.parts)
+      if ((wanted[part.node] += part.gpus) > mirror().free_gpus(part.node))
+        return false;
+  }
+  if (wanted.empty())
+    return true;
+  const auto due = [now](const Held& reservation) { return reservation.from <= now; };
+  for (const Held& reservation : reservations_) {
+    if (!due(reservation))
+      continue;
+    running_on_timeline_[reservation.job] = Released{reservation.allocation, reservation.until};
+    start_on(view, reservation.job, reservation.allocation);
+    --reserved_;
+  }
+  reservations_.erase(std::remove_if(reservations_.begin(), reservations_.end(), due), reservations_.end());
+  return true;
 }
 
 void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
@@ -166,12 +226,20 @@ void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std:
   if (queued_indexed() != view.queue().size())
     index_queue(view);
   if (plan_stands(events, view.now())) {
-    // No job ended and no reserved time has come: the jobs planned keep their reservations, and
-    // the plan goes on from where it stopped.
-    if (timeline_current_)
+    // The jobs planned keep their reservations; those whose time has come start on them, and the
+    // plan goes on from where it stopped.
+    if (!timeline_current_) {
+      plan(view);
+      return;
+    }
+    if (reach_ == Reach::Whole)
+      rebuild_timeline(view.now(), true);
+    else
       timeline_->advance_to(view.now());
-    plan(view);
-    return;
+    if (start_due(view)) {
+      plan(view);
+      return;
+    }
   }
   timeline_current_ = false;
   reserved_ = 0;
@@ -228,7 +296,7 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
     }
     if (slot) { // else it fits nowhere with the nodes in service: planned, without a reservation
       timeline_->hold(slot->allocation, slot->start, slot->start + duration);
-      reservations_.push_back(Held{slot->allocation, slot->start, slot->start + duration});
+      reservations_.push_back(Held{*id, slot->allocation, slot->start, slot->start + duration});
     }
     ++reserved_;
     if (reach_ == Reach::AsNeeded && !any_queued_may_start())

@@ -19,15 +19,18 @@ namespace acmesim {
 //
 // Estimates are the run's (workload.estimates), as for EASY; a job running past its estimate (a
 // requested time that fell short, a run lengthened by failures) is taken to end at any moment.
-// Reservations are worked out anew whenever a job ends or is queued again or the cluster changes,
-// so a job ending before its estimate moves the later ones forward. When only submissions
-// happened since, the reservations stand (no reserved time can have come), and the jobs that
-// entered the queue since are planned after every job that was in it, in the order they came (a
-// job its start overhead held back may come after jobs it precedes in the queue). At most
-// backfill_depth queued jobs hold a reservation; the others wait for a new plan. A job that
-// starts now takes the nodes the placement policy picks among those free for its whole estimated
-// run; a reservation in the future is on the tightest node (one-node jobs) or the lowest-numbered
-// wholly free nodes.
+// A reservation stands while what it was planned on holds: jobs that end when their estimate
+// said, and submissions, leave the plan as it is. A reservation whose time comes then starts on
+// the nodes it holds, and the jobs planned after it keep theirs, so a job starts when its first
+// reservation said unless an estimate was wrong (the guarantee conservative backfilling is for).
+// Reservations are worked out anew when a job ends before or after its estimate, a job is queued
+// again or the cluster changes, so a job ending early moves the later ones forward. The jobs that
+// entered the queue since a plan was made are planned after every job that was in it, in the
+// order they came (a job its start overhead held back may come after jobs it precedes in the
+// queue). At most backfill_depth queued jobs hold a reservation; the others wait until one of
+// those starts or a new plan is made. A job that starts as it is planned takes the nodes the
+// placement policy picks among those free for its whole estimated run; a reservation in the
+// future is on the tightest node (one-node jobs) or the lowest-numbered wholly free nodes.
 //
 // A pass plans only as far as a decision needs: once no queued job can start now, planning the
 // others would start none of them. The plan is taken up where it stopped by the next pass that
@@ -46,6 +49,10 @@ public:
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
                                 int backfill_depth, Reach reach = Reach::AsNeeded);
 
+  // When the plan has a queued job start, if it holds a reservation (what `squeue --start` tells a
+  // Slurm user).
+  std::optional<double> reserved_start(JobId job) const;
+
 protected:
   void schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events) override;
   void on_started(const ClusterView& view, JobId job) override;
@@ -58,9 +65,13 @@ protected:
   }
 
 private:
-  // Whether the reservations of the last pass still stand: only submissions since, and no
-  // running job past its estimate (its end was taken to be the moment after that pass).
+  // Whether the reservations of the last pass still stand: only submissions and jobs that ended
+  // at their estimated end since, and no running job at or past its estimate (its end was taken
+  // to be the moment after that pass).
   bool plan_stands(const std::vector<SchedulerEvent>& events, double now) const;
+  // Starts the jobs whose reservations have come, on the nodes they hold, in the plan's order;
+  // false, doing nothing, if one of them cannot (the plan is then made anew).
+  bool start_due(const ClusterView& view);
   // Plans queued jobs from where the plan stopped: each starts now or gets its reservation.
   void plan(const ClusterView& view);
   // The next job to plan (and marks it planned): the queue as the plan was made, in its order,
@@ -70,6 +81,9 @@ private:
   bool any_queued_may_start() const;
   void index_queue(const ClusterView& view);
   std::size_t queued_indexed() const; // jobs in queued_estimates_: the queue's size when in step
+  // The timeline built anew from the cluster, the running jobs and the plan's reservations, as
+  // Reach::Whole does for every pass (the reference the kept timeline is tested against).
+  void rebuild_timeline(double now, bool with_reservations);
   // Brings the timeline to `now` for a new plan: free GPUs from now on, the mirror's and those
   // running jobs give back at their estimated ends, without reservations. The timeline is kept
   // from plan to plan: the last plan's reservations are taken back and the running jobs' changes
@@ -91,6 +105,7 @@ private:
   std::optional<FreeGpuTimeline> timeline_;
   bool timeline_current_ = false; // brought to this plan
   struct Held {
+    JobId job;
     Allocation allocation;
     double from, until;
   };

@@ -74,12 +74,18 @@ public:
     return apply(s.decide(*this, events));
   }
 
-  std::vector<JobId> finish(Scheduler& s, double now, JobId id)
+  std::vector<JobId> finish(Scheduler& s, double now, JobId id) { return finish(s, now, std::vector<JobId>{id}); }
+  // Jobs that end at the same time, told in one call, as the simulation does.
+  std::vector<JobId> finish(Scheduler& s, double now, const std::vector<JobId>& ids)
   {
     now_ = now;
-    cluster_.give_back(running_.at(id).allocation);
-    running_.erase(id);
-    return apply(s.decide(*this, {{EventKind::JobFinished, now, id}}));
+    std::vector<SchedulerEvent> events;
+    for (const JobId id : ids) {
+      cluster_.give_back(running_.at(id).allocation);
+      running_.erase(id);
+      events.push_back({EventKind::JobFinished, now, id});
+    }
+    return apply(s.decide(*this, events));
   }
 
   const Allocation& allocation(JobId id) const { return running_.at(id).allocation; }

@@ -301,7 +301,9 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
     submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
     Job job = make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 8)(random)],
                        std::uniform_int_distribution<int>(1, 60)(random) * 10.0);
-    job.requested_s = job.duration_s * std::uniform_real_distribution<double>(0.5, 3)(random);
+    // Half the estimates are right, so that plans also stand through jobs ending on time.
+    const bool right = std::bernoulli_distribution(0.5)(random);
+    job.requested_s = job.duration_s * (right ? 1 : std::uniform_real_distribution<double>(0.5, 3)(random));
     const double held_back = std::bernoulli_distribution(0.2)(random) ? 50 : 0;
     arrivals.emplace(submit + held_back, job);
   }
@@ -371,4 +373,77 @@ TEST_CASE("conservative backfilling plans only as far as a decision needs, and d
       require_same_decisions(view_a, as_needed, view_b, whole, seed);
     }
   }
+}
+
+TEST_CASE("conservative backfilling starts every job when its first reservation said while estimates are right")
+{
+  // Random jobs whose estimates are their run times, each ending at its estimate: no reservation
+  // may move, even as later jobs start on nodes the placement policy picks, so each job that was
+  // ever reserved starts at the time it was first given. A shallow depth too: jobs beyond it are
+  // planned as reserved ones start, in the same pass.
+  for (const int depth : {1000, 10}) {
+    INFO("depth " << depth);
+    HandBuiltView view(tiny_cluster(6, 3));
+    ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), depth);
+    std::mt19937 random(depth);
+    const int sizes[] = {1, 2, 4, 8, 8, 16, 24, 32};
+    std::multimap<double, Job> arrivals;
+    double submit = 0;
+    for (JobId id = 0; id < 300; ++id) {
+      submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
+      arrivals.emplace(submit, make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 7)(random)],
+                                        std::uniform_int_distribution<int>(1, 60)(random) * 10.0));
+    }
+    std::map<JobId, double> first_reserved;
+    std::multimap<double, JobId> ends;
+    std::size_t started = 0, kept = 0;
+    const auto after = [&](const std::vector<JobId>& starts, double now) {
+      for (const JobId id : starts) {
+        ++started;
+        ends.emplace(now + view.job(id).duration_s, id);
+        const auto reserved = first_reserved.find(id);
+        if (reserved == first_reserved.end())
+          continue;
+        INFO("job " << id << " at " << now);
+        REQUIRE(reserved->second == now);
+        ++kept;
+      }
+      for (const JobId id : view.queue())
+        if (const std::optional<double> at = conservative.reserved_start(id))
+          first_reserved.emplace(id, *at);
+    };
+    while (!arrivals.empty() || !ends.empty()) {
+      const double never = std::numeric_limits<double>::infinity();
+      const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
+                                  ends.empty() ? never : ends.begin()->first);
+      std::vector<JobId> ending;
+      for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
+        ending.push_back(end->second);
+      if (!ending.empty())
+        after(view.finish(conservative, now, ending), now);
+      std::vector<Job> batch;
+      for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
+        batch.push_back(it->second);
+      if (!batch.empty())
+        after(view.submit(conservative, now, batch), now);
+    }
+    CHECK(started == 300);
+    CHECK(kept > 100); // most jobs waited for a reservation
+  }
+}
+
+TEST_CASE("conservative backfilling plans a job beyond its depth once a reserved job starts on time")
+{
+  // Depth 1: j1 (the whole cluster, 50 s) holds the one reservation, at 100, and j2 is not planned,
+  // though it would fit on the free node now. When r0 ends on time, j1 starts on its reservation
+  // and j2 is planned in the same pass: at 150.
+  HandBuiltView view(tiny_cluster(4, 4));
+  ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), 1);
+  REQUIRE(view.submit(conservative, 0, {make_job(0, 0, 24, 100)}) == Ids{0});
+  CHECK(view.submit(conservative, 0, {make_job(1, 0, 32, 50), make_job(2, 0, 8, 10)}).empty());
+  CHECK(conservative.reserved_start(1).value_or(-1) == 100);
+  CHECK(!conservative.reserved_start(2));
+  CHECK(view.finish(conservative, 100, 0) == Ids{1});
+  CHECK(conservative.reserved_start(2).value_or(-1) == 150);
+  CHECK(view.finish(conservative, 150, 1) == Ids{2});
 }
