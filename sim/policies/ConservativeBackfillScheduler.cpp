@@ -3,6 +3,7 @@
 #include "sim/policies/EasyBackfillScheduler.hpp"
 #include "sim/policies/FreeGpuTimeline.hpp"
 #include "sim/policies/Registries.hpp"
+#include "sim/policy_api/JobShape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,10 +26,10 @@ const Registration conservative_backfill(
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& topology,
                                                              std::unique_ptr<PlacementPolicy> placement,
-                                                             int backfill_depth, Reach reach)
+                                                             int backfill_depth, Bookkeeping bookkeeping)
     : QueueScheduler(topology, std::move(placement))
     , backfill_depth_(backfill_depth)
-    , reach_(reach)
+    , bookkeeping_(bookkeeping)
 {
 }
 
@@ -89,18 +90,34 @@ void ConservativeBackfillScheduler::on_finished(const ClusterView& view, JobId j
 {
   const std::optional<double> estimated_end = running_.end_of(job);
   running_.ended(job);
-  // Ended when the plan took it to: its GPUs came back as planned, so the plan may stand.
-  if (estimated_end != view.now()) {
+  const double now = view.now();
+  // Ended by its estimate: the plan may stand, compressed into the GPUs it frees early.
+  if (!estimated_end || *estimated_end < now) {
     plan_valid_ = false;
     return;
   }
   if (!timeline_current_)
     return; // the plan holds no reservation
   const auto it = running_on_timeline_.find(job);
-  if (it == running_on_timeline_.end() || it->second.at != view.now())
+  if (it == running_on_timeline_.end() || it->second.at != *estimated_end) {
     plan_valid_ = false;
-  else
-    running_on_timeline_.erase(it); // its GPUs come back now, as the timeline has them
+    return;
+  }
+  if (*estimated_end > now) {
+    const Allocation& allocation = it->second.allocation;
+    timeline_->take_back(allocation, *estimated_end);
+    timeline_->release(allocation, now);
+    log_freed(allocation, now, *estimated_end);
+  }
+  running_on_timeline_.erase(it);
+}
+
+void ConservativeBackfillScheduler::log_freed(const Allocation& allocation, double from, double until)
+{
+  if (reservations_.empty())
+    return; // no reservation to bring forward; those made later allow for everything before
+  for (const Allocation::Part& part : allocation.parts)
+    freed_.push_back({part.node, from, until});
 }
 
 Allocation ConservativeBackfillScheduler::place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s,
@@ -156,7 +173,7 @@ void ConservativeBackfillScheduler::timeline_now(double now)
   std::size_t reserved_parts = 0;
   for (const Held& reservation : reservations_)
     reserved_parts += reservation.allocation.parts.size();
-  if (!timeline_ || reach_ == Reach::Whole || reserved_parts > mirror().topology().node_count()) {
+  if (!timeline_ || bookkeeping_ == Bookkeeping::Fresh || reserved_parts > mirror().topology().node_count()) {
     rebuild_timeline(now, false);
     return;
   }
@@ -213,12 +230,119 @@ bool ConservativeBackfillScheduler::start_due(const ClusterView& view)
   for (const Held& reservation : reservations_) {
     if (!due(reservation))
       continue;
+    // On the nodes it holds: its hold on the timeline is now the running job's.
     running_on_timeline_[reservation.job] = Released{reservation.allocation, reservation.until};
     start_on(view, reservation.job, reservation.allocation);
     --reserved_;
   }
   reservations_.erase(std::remove_if(reservations_.begin(), reservations_.end(), due), reservations_.end());
   return true;
+}
+
+std::vector<int> ConservativeBackfillScheduler::most_wholly_free(int gpus, double duration_s, double before) const
+{
+  const auto& pods = mirror().topology().spec().pods;
+  std::vector<int> most(pods.size(), 0);
+  for (std::size_t pod = 0; pod < pods.size(); ++pod)
+    if (job_shape(gpus, pods[pod].gpus_per_node).whole_nodes)
+      most[pod] = timeline_->most_wholly_free_before(static_cast<int>(pod), duration_s, before);
+  return most;
+}
+
+bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Held& reservation)
+{
+  const double now = view.now();
+  const int gpus = view.job(reservation.job).gpus;
+  const double duration = view.estimate_s(reservation.job);
+  const Topology& topology = mirror().topology();
+  const auto& pods = topology.spec().pods;
+  auto& shapes = shapes_scratch_;
+  shapes.clear();
+  for (const PodSpec& pod : pods)
+    shapes.push_back(job_shape(gpus, pod.gpus_per_node));
+  // Each node freed since is read once.
+  if (node_seen_.size() != topology.node_count())
+    node_seen_.assign(topology.node_count(), 0);
+  const std::uint64_t stamp = ++seen_stamp_;
+  for (std::uint64_t n = std::max(reservation.looked_at, freed_base_); n < freed_end(); ++n) {
+    const Freed& freed = freed_[n - freed_base_];
+    // A sooner window ends before this one does.
+    if (freed.until <= now || freed.from >= reservation.until || node_seen_[freed.node] == stamp)
+      continue;
+    node_seen_[freed.node] = stamp;
+    const auto& parts = reservation.allocation.parts;
+    const auto own = std::find_if(parts.begin(), parts.end(),
+                                  [&freed](const Allocation::Part& part) { return part.node == freed.node; });
+    const auto pod = static_cast<std::size_t>(topology.pod_of(freed.node));
+    if (!shapes[pod].whole_nodes) {
+      const FreeGpuTimeline::HeldSpan ignored{own == parts.end() ? 0 : own->gpus, reservation.from, reservation.until};
+      if (timeline_->node_fits_before(freed.node, gpus, duration, reservation.from, ignored))
+        return true; // it fits sooner there
+    } else if (own != parts.end() || timeline_->node_fits_before(freed.node, gpus, duration, reservation.from)) {
+      ++reservation.most_wholly_free[pod]; // one more node may be wholly free with the others
+    }
+  }
+  for (std::size_t pod = 0; pod < pods.size(); ++pod)
+    if (shapes[pod].whole_nodes && reservation.most_wholly_free[pod] >= shapes[pod].nodes)
+      return true;
+  return false;
+}
+
+void ConservativeBackfillScheduler::compress(const ClusterView& view)
+{
+  const double now = view.now();
+  for (std::size_t k = 0; k < reservations_.size();) {
+    Held& reservation = reservations_[k];
+    if (bookkeeping_ == Bookkeeping::Kept && !may_move_sooner(view, reservation)) {
+      reservation.looked_at = freed_end();
+      ++k;
+      continue;
+    }
+    timeline_->unhold(reservation.allocation, reservation.from, reservation.until);
+    const int gpus = view.job(reservation.job).gpus;
+    const double duration = view.estimate_s(reservation.job);
+    const auto slot = timeline_->earliest(gpus, duration);
+    if (!slot || slot->start >= reservation.from) {
+      reservation.most_wholly_free = most_wholly_free(gpus, duration, reservation.from);
+      timeline_->hold(reservation.allocation, reservation.from, reservation.until);
+      reservation.looked_at = freed_end();
+      ++k;
+      continue;
+    }
+    log_freed(reservation.allocation, reservation.from, reservation.until);
+    if (slot->start <= now) {
+      const JobId job = reservation.job;
+      reservations_.erase(reservations_.begin() + static_cast<std::ptrdiff_t>(k));
+      --reserved_;
+      start_now(view, job, slot->allocation);
+      continue;
+    }
+    reservation.most_wholly_free = most_wholly_free(gpus, duration, slot->start);
+    reservation.allocation = slot->allocation;
+    reservation.from = slot->start;
+    reservation.until = slot->start + duration;
+    timeline_->hold(reservation.allocation, reservation.from, reservation.until);
+    reservation.looked_at = freed_end();
+    ++k;
+  }
+  // What every reservation has allowed for is needed no more.
+  std::uint64_t needed = freed_end();
+  for (const Held& reservation : reservations_)
+    needed = std::min(needed, reservation.looked_at);
+  for (; freed_base_ < needed; ++freed_base_)
+    freed_.pop_front();
+}
+
+void ConservativeBackfillScheduler::start_now(const ClusterView& view, JobId job, const Allocation& planned)
+{
+  const double now = view.now();
+  const double duration = view.estimate_s(job);
+  Allocation allocation = place_now(*timeline_, view.job(job).gpus, duration, now);
+  if (allocation.empty())
+    allocation = planned;
+  timeline_->hold(allocation, now, now + duration);
+  running_on_timeline_[job] = Released{allocation, now + duration};
+  start_on(view, job, std::move(allocation));
 }
 
 void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std::vector<SchedulerEvent>& events)
@@ -232,17 +356,20 @@ void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std:
       plan(view);
       return;
     }
-    if (reach_ == Reach::Whole)
+    if (bookkeeping_ == Bookkeeping::Fresh)
       rebuild_timeline(view.now(), true);
     else
       timeline_->advance_to(view.now());
     if (start_due(view)) {
+      compress(view);
       plan(view);
       return;
     }
   }
   timeline_current_ = false;
   reserved_ = 0;
+  freed_base_ = freed_end(); // the plan made anew allows for everything so far
+  freed_.clear();
   planned_through_.reset();
   arrivals_.clear();
   arrived_.clear();
@@ -286,20 +413,16 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
     const double duration = view.estimate_s(*id);
     const auto slot = timeline_->earliest(job.gpus, duration);
     if (slot && slot->start <= now) {
-      Allocation allocation = place_now(*timeline_, job.gpus, duration, now);
-      if (allocation.empty())
-        allocation = slot->allocation;
-      timeline_->hold(allocation, now, now + duration);
-      running_on_timeline_[*id] = Released{allocation, now + duration};
-      start_on(view, *id, std::move(allocation));
+      start_now(view, *id, slot->allocation);
       continue;
     }
     if (slot) { // else it fits nowhere with the nodes in service: planned, without a reservation
+      reservations_.push_back(Held{*id, slot->allocation, slot->start, slot->start + duration, freed_end(),
+                                   most_wholly_free(job.gpus, duration, slot->start)});
       timeline_->hold(slot->allocation, slot->start, slot->start + duration);
-      reservations_.push_back(Held{*id, slot->allocation, slot->start, slot->start + duration});
     }
     ++reserved_;
-    if (reach_ == Reach::AsNeeded && !any_queued_may_start())
+    if (!any_queued_may_start())
       return; // the rest is planned when a pass that keeps this plan needs it
   }
 }

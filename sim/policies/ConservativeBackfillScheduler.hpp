@@ -2,7 +2,10 @@
 #include "sim/policies/EstimatedEnds.hpp"
 #include "sim/policies/FreeGpuTimeline.hpp"
 #include "sim/policies/QueueScheduler.hpp"
+#include "sim/policy_api/JobShape.hpp"
 
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,35 +22,42 @@ namespace acmesim {
 //
 // Estimates are the run's (workload.estimates), as for EASY; a job running past its estimate (a
 // requested time that fell short, a run lengthened by failures) is taken to end at any moment.
-// A reservation stands while what it was planned on holds: jobs that end when their estimate
-// said, and submissions, leave the plan as it is. A reservation whose time comes then starts on
-// the nodes it holds, and the jobs planned after it keep theirs, so a job starts when its first
-// reservation said unless an estimate was wrong (the guarantee conservative backfilling is for).
-// Reservations are worked out anew when a job ends before or after its estimate, a job is queued
-// again or the cluster changes, so a job ending early moves the later ones forward. The jobs that
-// entered the queue since a plan was made are planned after every job that was in it, in the
-// order they came (a job its start overhead held back may come after jobs it precedes in the
-// queue). At most backfill_depth queued jobs hold a reservation; the others wait until one of
-// those starts or a new plan is made. A job that starts as it is planned takes the nodes the
-// placement policy picks among those free for its whole estimated run; a reservation in the
-// future is on the tightest node (one-node jobs) or the lowest-numbered wholly free nodes.
+// A reservation stands while what it was planned on holds, and never moves later: jobs that end
+// when their estimate said, and submissions, leave the plan as it is, and a reservation whose
+// time comes starts on the nodes it holds. A job that ends before its estimate frees GPUs, and
+// the plan is compressed (Mu'alem & Feitelson): each reservation in turn, in the plan's order,
+// moves to the earliest time it fits given all the others, if that is sooner (now: it starts, on
+// the nodes the placement policy picks). So a job starts no later than its first reservation
+// said unless a job ran past its estimate, a job was queued again or the cluster changed: then
+// the reservations are worked out anew, in the queue's order. The jobs that entered the queue
+// since a plan was made are planned after every job that was in it, in the order they came (a job
+// its start overhead held back may come after jobs it precedes in the queue). At most
+// backfill_depth queued jobs hold a reservation; the others wait until one of those starts or a
+// new plan is made. A job that starts as it is planned takes the nodes the placement policy picks
+// among those free for its whole estimated run; a reservation in the future is on the tightest
+// node (one-node jobs) or the lowest-numbered wholly free nodes.
+//
+// A compression looks again only at reservations that GPUs freed since their last look could
+// bring forward: each freed stretch (a node, a time span) is logged, and a reservation is taken
+// off and placed again only if a logged node has room for it before its start.
 //
 // A pass plans only as far as a decision needs: once no queued job can start now, planning the
 // others would start none of them. The plan is taken up where it stopped by the next pass that
-// keeps it, which gives the jobs the reservations they would have had (nothing the plan holds
-// changed in between, and none of them could start then). So a pass costs what it starts, not
-// the queue, on an overloaded cluster. The timeline is kept from plan to plan, the last plan's
-// reservations taken back, unless they held more nodes than the cluster has, a node counted once
-// per reservation on it (then building it anew is cheaper); and its questions about the future
-// are answered from indexes of free stretches (FreeGpuTimeline), not by reading every node.
+// keeps it. A job not planned yet holds no reservation: a compression moves the jobs planned,
+// and the others are planned behind them. So a pass costs what it starts and what it moves, not
+// the queue, on an overloaded cluster. When the plan is made anew, the timeline is the last
+// one with its reservations taken back, unless they held more nodes than the cluster has, a node
+// counted once per reservation on it (then building it anew is cheaper); and its questions about
+// the future are answered from indexes of free stretches (FreeGpuTimeline), not by reading every
+// node.
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
-  // How far a pass plans: as far as a decision needs, or every queued job up to backfill_depth
-  // on a timeline built anew for each plan (the same decisions, at the cost of the whole plan and
-  // the whole cluster: for tests that show it).
-  enum class Reach { AsNeeded, Whole };
+  // How the plan's timeline is kept: from pass to pass, with compressions looking again only at
+  // the reservations freed GPUs could bring forward; or built anew for every pass, with every
+  // reservation looked at (the same decisions at the cost of the whole cluster: for tests).
+  enum class Bookkeeping { Kept, Fresh };
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                int backfill_depth, Reach reach = Reach::AsNeeded);
+                                int backfill_depth, Bookkeeping bookkeeping = Bookkeeping::Kept);
 
   // When the plan has a queued job start, if it holds a reservation (what `squeue --start` tells a
   // Slurm user).
@@ -61,17 +71,35 @@ protected:
   void on_cluster_changed() override
   {
     plan_valid_ = false;
+    timeline_current_ = false;
     timeline_.reset(); // built anew from the cluster as it now is
   }
 
 private:
+  struct Held; // a reservation
   // Whether the reservations of the last pass still stand: only submissions and jobs that ended
-  // at their estimated end since, and no running job at or past its estimate (its end was taken
+  // by their estimated end since, and no running job at or past its estimate (its end was taken
   // to be the moment after that pass).
   bool plan_stands(const std::vector<SchedulerEvent>& events, double now) const;
   // Starts the jobs whose reservations have come, on the nodes they hold, in the plan's order;
   // false, doing nothing, if one of them cannot (the plan is then made anew).
   bool start_due(const ClusterView& view);
+  // Moves each reservation, in the plan's order, to the earliest time it fits if that is sooner,
+  // after GPUs were freed; one that can start now starts.
+  void compress(const ClusterView& view);
+  // Whether GPUs freed since `reservation` was last looked at might let it start sooner (never
+  // false when they do). A one-node job can start sooner only on a node freed since, with room
+  // for it; a job of whole nodes only where the nodes wholly free together before its start, at
+  // most `most_wholly_free` last time, are now enough, each node freed since adding at most one.
+  bool may_move_sooner(const ClusterView& view, Held& reservation);
+  // Per pod, the most nodes wholly free together for `duration_s` from a time before `before`
+  // (pods where `gpus` fit on one node: 0).
+  std::vector<int> most_wholly_free(int gpus, double duration_s, double before) const;
+  // Starts `job` now where the placement policy puts it among the GPUs free for its whole run
+  // (`planned` if it finds none), and puts it on the timeline.
+  void start_now(const ClusterView& view, JobId job, const Allocation& planned);
+  // Notes that the allocation's GPUs became free over [from, until).
+  void log_freed(const Allocation& allocation, double from, double until);
   // Plans queued jobs from where the plan stopped: each starts now or gets its reservation.
   void plan(const ClusterView& view);
   // The next job to plan (and marks it planned): the queue as the plan was made, in its order,
@@ -82,7 +110,7 @@ private:
   void index_queue(const ClusterView& view);
   std::size_t queued_indexed() const; // jobs in queued_estimates_: the queue's size when in step
   // The timeline built anew from the cluster, the running jobs and the plan's reservations, as
-  // Reach::Whole does for every pass (the reference the kept timeline is tested against).
+  // Bookkeeping::Fresh does for every pass (the reference the kept timeline is tested against).
   void rebuild_timeline(double now, bool with_reservations);
   // Brings the timeline to `now` for a new plan: free GPUs from now on, the mirror's and those
   // running jobs give back at their estimated ends, without reservations. The timeline is kept
@@ -98,7 +126,7 @@ private:
   Allocation place_now(const FreeGpuTimeline& timeline, int gpus, double duration_s, double now);
 
   int backfill_depth_;
-  Reach reach_;
+  Bookkeeping bookkeeping_;
   EstimatedEnds running_; // the jobs it started
   // The plan: reservations on the timeline (not brought up to date while every job planned has
   // started).
@@ -108,6 +136,8 @@ private:
     JobId job;
     Allocation allocation;
     double from, until;
+    std::uint64_t looked_at;           // the freed stretches logged before this had been allowed for
+    std::vector<int> most_wholly_free; // by pod, at most, before `from` (jobs of whole nodes)
   };
   std::vector<Held> reservations_; // the plan's, to take back
   struct Released {
@@ -115,6 +145,20 @@ private:
     double at;
   };
   std::unordered_map<JobId, Released> running_on_timeline_; // when the timeline has them give back
+  // GPUs freed since the plan was made (an early end, a reservation moved sooner), in order;
+  // the first has number freed_base_. Those every reservation has allowed for are dropped.
+  struct Freed {
+    NodeId node;
+    double from, until;
+  };
+  std::deque<Freed> freed_;
+  std::uint64_t freed_base_ = 0;
+  std::uint64_t freed_end() const { return freed_base_ + freed_.size(); }
+  // For may_move_sooner(), kept to spare allocations: the job's shape by pod, and which nodes it
+  // has read (those marked with the latest stamp).
+  std::vector<JobShape> shapes_scratch_;
+  std::vector<std::uint64_t> node_seen_;
+  std::uint64_t seen_stamp_ = 0;
   bool plan_valid_ = false;
   bool ends_taken_as_next_moment_ = false; // the timeline holds ends of jobs past their estimate
   int reserved_ = 0;                       // queued jobs planned that did not start

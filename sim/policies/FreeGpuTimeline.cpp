@@ -169,6 +169,61 @@ int FreeGpuTimeline::min_free(NodeId node, double from, double until) const
   return lowest;
 }
 
+bool FreeGpuTimeline::node_fits_before(NodeId node, int gpus, double duration_s, double before,
+                                       HeldSpan ignored) const
+{
+  constexpr double kRoundingRoom_s = 1e-6;
+  const int pod = topology_.pod_of(node);
+  const int node_gpus = pod_spec(pod).gpus_per_node;
+  const int need = job_shape(gpus, node_gpus).whole_nodes ? node_gpus : gpus;
+  const auto& indexed = at_least_[static_cast<std::size_t>(pod)];
+  const bool level_kept = need == node_gpus || indexed[static_cast<std::size_t>(need - 1)];
+  if (ignored.gpus == 0 && level_kept) {
+    // The level is kept: its stretches, brought up to date, say it.
+    refresh(pod);
+    const auto& known = stretches_[node];
+    for (auto it = std::lower_bound(known.begin(), known.end(), need,
+                                    [](const LevelStretch& s, int level) { return s.level < level; });
+         it != known.end() && it->level == need && std::max(it->from, now_) < before; ++it)
+      if (it->to + kRoundingRoom_s >= std::max(it->from, now_) + duration_s)
+        return true;
+    return false;
+  }
+  // Otherwise from the node's changes.
+  int free = free_now_[node];
+  std::optional<double> open; // since when `need` GPUs are free
+  if (free >= need)
+    open = now_;
+  bool taken_ignored = ignored.gpus == 0, given_ignored = ignored.gpus == 0;
+  const auto& changes = changes_[node];
+  for (std::size_t next = 0; next < changes.size();) {
+    const double at = changes[next].first;
+    if (open && at + kRoundingRoom_s >= *open + duration_s)
+      return true;
+    if (!open && at >= before)
+      return false;
+    for (; next < changes.size() && changes[next].first == at; ++next) {
+      const int change = changes[next].second;
+      if (!taken_ignored && at == ignored.from && change == -ignored.gpus)
+        taken_ignored = true;
+      else if (!given_ignored && at == ignored.until && change == ignored.gpus)
+        given_ignored = true;
+      else
+        free += change;
+    }
+    if (free < need)
+      open.reset();
+    else if (!open && at < before)
+      open = at;
+  }
+  return open.has_value(); // free for ever from then
+}
+
+int FreeGpuTimeline::most_wholly_free_before(int pod, double duration_s, double before) const
+{
+  return whole_free(pod).most_at_once(duration_s, now_, before);
+}
+
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, int gpus, double duration_s) const
 {
   // The tightest fit: fewest GPUs free over the window, then the lowest node.

@@ -44,6 +44,19 @@ public:
   // (one node, or whole nodes of one pod), and the nodes: for one node the tightest fit, for
   // whole nodes the lowest ids; ties go to the lower pod and node. nullopt: it never fits.
   std::optional<Slot> earliest(int gpus, double duration_s) const;
+  // Whether `node` alone has room for its part of such a job (all of `gpus` on one node, or the
+  // whole node) for `duration_s` from some time in [now, before), read as if `ignored` (a hold on
+  // it, if any) were not there: never false when it does (a microsecond is allowed for
+  // rounding), read from the node's changes alone.
+  struct HeldSpan {
+    int gpus; // 0: none
+    double from, until;
+  };
+  bool node_fits_before(NodeId node, int gpus, double duration_s, double before,
+                        HeldSpan ignored = HeldSpan{0, 0, 0}) const;
+  // The most nodes of `pod` wholly free together for `duration_s` from one time in [now, before):
+  // fewer than a job of whole nodes needs if none fits before then.
+  int most_wholly_free_before(int pod, double duration_s, double before) const;
   // Whether earliest(gpus, duration_s) may be now: never false when it is (rarely true when it
   // is not), and cheap when few GPUs are free now.
   bool may_start_now(int gpus, double duration_s) const;

@@ -31,11 +31,12 @@ void WholeFreeStretches::replace(const std::vector<NodeId>& nodes, std::vector<S
     replaced_[node - first_node_] = 0;
 }
 
-std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, double duration_s, double now) const
+template <typename Stop>
+std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, Stop stop) const
 {
   // A stretch at least `duration_s` long lets the job start on its node at any time in
-  // [from, to - duration_s]. The earliest time enough of them cover is the start of one: sweep
-  // the starts in order, closing the stretches that end too soon for a start at that time.
+  // [from, to - duration_s]. The count changes only at the start of one: sweep the starts in
+  // order, closing the stretches that end too soon for a start at that time.
   const auto begins = [now](const Stretch& s) { return std::max(s.from, now); };
   const auto long_enough = [&](const Stretch& s) { return s.to - begins(s) >= duration_s; };
   int open = 0;
@@ -46,17 +47,37 @@ std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, d
       open += long_enough(*opening) ? 1 : 0;
     for (; closing != by_end_.end() && closing->to - duration_s < t; ++closing)
       open -= long_enough(*closing) ? 1 : 0;
-    if (open < nodes)
-      continue;
-    Fit fit{t, {}};
-    for (auto s = by_start_.begin(); s != by_start_.end() && s->from <= t; ++s)
-      if (long_enough(*s) && t <= s->to - duration_s)
-        fit.nodes.push_back(s->node);
-    std::sort(fit.nodes.begin(), fit.nodes.end());
-    fit.nodes.resize(static_cast<std::size_t>(nodes));
-    return fit;
+    if (stop(t, open))
+      return t;
   }
   return std::nullopt;
+}
+
+std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, double duration_s, double now) const
+{
+  const auto t = sweep(duration_s, now, [nodes](double, int open) { return open >= nodes; });
+  if (!t)
+    return std::nullopt;
+  const auto long_enough = [&](const Stretch& s) { return s.to - std::max(s.from, now) >= duration_s; };
+  Fit fit{*t, {}};
+  for (auto s = by_start_.begin(); s != by_start_.end() && s->from <= *t; ++s)
+    if (long_enough(*s) && *t <= s->to - duration_s)
+      fit.nodes.push_back(s->node);
+  std::sort(fit.nodes.begin(), fit.nodes.end());
+  fit.nodes.resize(static_cast<std::size_t>(nodes));
+  return fit;
+}
+
+int WholeFreeStretches::most_at_once(double duration_s, double now, double before) const
+{
+  int most = 0;
+  sweep(duration_s, now, [&most, before](double t, int open) {
+    if (t >= before)
+      return true;
+    most = std::max(most, open);
+    return false;
+  });
+  return most;
 }
 
 } // namespace acmesim

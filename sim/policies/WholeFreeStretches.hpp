@@ -27,8 +27,14 @@ public:
   // The earliest time from `now` on at which `nodes` stretches cover [t, t + duration_s), and
   // those nodes. Stretches that began before `now` are read as beginning at it.
   std::optional<Fit> earliest(int nodes, double duration_s, double now) const;
+  // The most stretches that cover [t, t + duration_s) at one t in [now, before).
+  int most_at_once(double duration_s, double now, double before) const;
 
 private:
+  // Sweeps the starts in order, with how many stretches cover [t, t + duration_s) at each start t,
+  // until `stop(t, open)` says so; returns that t.
+  template <typename Stop>
+  std::optional<double> sweep(double duration_s, double now, Stop stop) const;
   struct ByEnd {
     bool operator()(const Stretch& a, const Stretch& b) const
     {

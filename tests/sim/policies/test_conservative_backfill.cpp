@@ -286,9 +286,9 @@ namespace {
 
 // Runs random jobs through two schedulers at once, ending each job at its true run time, and
 // requires the same decisions of both at every step. Jobs are given out of id order now and
-// then (a start overhead held them back), and their estimates are requested times, some short.
-// Now and then a running job is interrupted and queued again, and node 1 is out of service from
-// 500 s to 1,500 s.
+// then (a start overhead held them back), and their estimates are requested times: half right,
+// the others short (jobs that end late) or long (early). Now and then a running job is
+// interrupted and queued again, and node 1 is out of service from 500 s to 1,500 s.
 void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& view_b, Scheduler& b, unsigned seed)
 {
   std::mt19937 random(seed);
@@ -301,7 +301,6 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
     submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
     Job job = make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 8)(random)],
                        std::uniform_int_distribution<int>(1, 60)(random) * 10.0);
-    // Half the estimates are right, so that plans also stand through jobs ending on time.
     const bool right = std::bernoulli_distribution(0.5)(random);
     job.requested_s = job.duration_s * (right ? 1 : std::uniform_real_distribution<double>(0.5, 3)(random));
     const double held_back = std::bernoulli_distribution(0.2)(random) ? 50 : 0;
@@ -358,78 +357,89 @@ void require_same_decisions(HandBuiltView& view_a, Scheduler& a, HandBuiltView& 
 
 } // namespace
 
-TEST_CASE("conservative backfilling plans only as far as a decision needs, and decides as the whole plan does")
+TEST_CASE("conservative backfilling compresses a kept plan as one built anew and looking at every reservation does")
 {
-  using Reach = ConservativeBackfillScheduler::Reach;
-  // A shallow depth too, so that passes also end there, with jobs left unplanned either way.
-  for (unsigned seed = 1; seed <= 4; ++seed) {
+  // Jobs end early, on time and late; the kept timeline looks again only at the reservations that
+  // freed GPUs could bring forward.
+  using Bookkeeping = ConservativeBackfillScheduler::Bookkeeping;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
     const int depth = seed % 2 == 0 ? 1000 : 10;
     for (const ClusterSpec& spec : {tiny_cluster(6, 3), acmesim::testing::two_pod_cluster()}) {
       INFO("seed " << seed << ", depth " << depth << ", cluster of " << spec.pods.size() << " pods");
       HandBuiltView view_a(spec), view_b(spec);
-      ConservativeBackfillScheduler as_needed(view_a.topology(), std::make_unique<PackPlacement>(), depth,
-                                              Reach::AsNeeded);
-      ConservativeBackfillScheduler whole(view_b.topology(), std::make_unique<PackPlacement>(), depth, Reach::Whole);
-      require_same_decisions(view_a, as_needed, view_b, whole, seed);
+      ConservativeBackfillScheduler kept(view_a.topology(), std::make_unique<PackPlacement>(), depth);
+      ConservativeBackfillScheduler fresh(view_b.topology(), std::make_unique<PackPlacement>(), depth,
+                                          Bookkeeping::Fresh);
+      require_same_decisions(view_a, kept, view_b, fresh, seed);
     }
   }
 }
 
-TEST_CASE("conservative backfilling starts every job when its first reservation said while estimates are right")
+TEST_CASE("conservative backfilling starts no job later than its first reservation while no job runs late")
 {
-  // Random jobs whose estimates are their run times, each ending at its estimate: no reservation
-  // may move, even as later jobs start on nodes the placement policy picks, so each job that was
-  // ever reserved starts at the time it was first given. A shallow depth too: jobs beyond it are
-  // planned as reserved ones start, in the same pass.
-  for (const int depth : {1000, 10}) {
-    INFO("depth " << depth);
-    HandBuiltView view(tiny_cluster(6, 3));
-    ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), depth);
-    std::mt19937 random(depth);
-    const int sizes[] = {1, 2, 4, 8, 8, 16, 24, 32};
-    std::multimap<double, Job> arrivals;
-    double submit = 0;
-    for (JobId id = 0; id < 300; ++id) {
-      submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
-      arrivals.emplace(submit, make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 7)(random)],
-                                        std::uniform_int_distribution<int>(1, 60)(random) * 10.0));
-    }
-    std::map<JobId, double> first_reserved;
-    std::multimap<double, JobId> ends;
-    std::size_t started = 0, kept = 0;
-    const auto after = [&](const std::vector<JobId>& starts, double now) {
-      for (const JobId id : starts) {
-        ++started;
-        ends.emplace(now + view.job(id).duration_s, id);
-        const auto reserved = first_reserved.find(id);
-        if (reserved == first_reserved.end())
-          continue;
-        INFO("job " << id << " at " << now);
-        REQUIRE(reserved->second == now);
-        ++kept;
+  // Random jobs, each ending at its run time. With every estimate right no reservation may move,
+  // even as later jobs start on nodes the placement policy picks: each job ever reserved starts
+  // at the time it was first given. With estimates up to three times too long, jobs end early
+  // and the plan is compressed: reservations only move sooner. A shallow depth too: jobs beyond
+  // it are planned as reserved ones start, in the same pass.
+  for (const bool right : {true, false})
+    for (const int depth : {1000, 10}) {
+      INFO("depth " << depth << (right ? ", estimates right" : ", estimates long"));
+      HandBuiltView view(tiny_cluster(6, 3));
+      view.estimates_model.model = EstimateModel::Requested;
+      ConservativeBackfillScheduler conservative(view.topology(), std::make_unique<PackPlacement>(), depth);
+      std::mt19937 random(depth);
+      const int sizes[] = {1, 2, 4, 8, 8, 16, 24, 32};
+      std::multimap<double, Job> arrivals;
+      double submit = 0;
+      for (JobId id = 0; id < 300; ++id) {
+        submit += std::uniform_int_distribution<int>(0, 3)(random) * 5.0;
+        Job job = make_job(id, submit, sizes[std::uniform_int_distribution<int>(0, 7)(random)],
+                           std::uniform_int_distribution<int>(1, 60)(random) * 10.0);
+        job.requested_s = job.duration_s * (right ? 1 : std::uniform_real_distribution<double>(1, 3)(random));
+        arrivals.emplace(submit, job);
       }
-      for (const JobId id : view.queue())
-        if (const std::optional<double> at = conservative.reserved_start(id))
-          first_reserved.emplace(id, *at);
-    };
-    while (!arrivals.empty() || !ends.empty()) {
-      const double never = std::numeric_limits<double>::infinity();
-      const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
-                                  ends.empty() ? never : ends.begin()->first);
-      std::vector<JobId> ending;
-      for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
-        ending.push_back(end->second);
-      if (!ending.empty())
-        after(view.finish(conservative, now, ending), now);
-      std::vector<Job> batch;
-      for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
-        batch.push_back(it->second);
-      if (!batch.empty())
-        after(view.submit(conservative, now, batch), now);
+      std::map<JobId, double> first_reserved;
+      std::multimap<double, JobId> ends;
+      std::size_t started = 0, kept = 0, sooner = 0;
+      const auto after = [&](const std::vector<JobId>& starts, double now) {
+        for (const JobId id : starts) {
+          ++started;
+          ends.emplace(now + view.job(id).duration_s, id);
+          const auto reserved = first_reserved.find(id);
+          if (reserved == first_reserved.end())
+            continue;
+          INFO("job " << id << " at " << now);
+          REQUIRE(now <= reserved->second);
+          ++(now == reserved->second ? kept : sooner);
+        }
+        for (const JobId id : view.queue())
+          if (const std::optional<double> at = conservative.reserved_start(id))
+            first_reserved.emplace(id, *at);
+      };
+      while (!arrivals.empty() || !ends.empty()) {
+        const double never = std::numeric_limits<double>::infinity();
+        const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
+                                    ends.empty() ? never : ends.begin()->first);
+        std::vector<JobId> ending;
+        for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
+          ending.push_back(end->second);
+        if (!ending.empty())
+          after(view.finish(conservative, now, ending), now);
+        std::vector<Job> batch;
+        for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
+          batch.push_back(it->second);
+        if (!batch.empty())
+          after(view.submit(conservative, now, batch), now);
+      }
+      CHECK(started == 300);
+      if (right) {
+        CHECK(sooner == 0);
+        CHECK(kept > 100); // most jobs waited for a reservation
+      } else {
+        CHECK(sooner > 50); // the compressions moved many
+      }
     }
-    CHECK(started == 300);
-    CHECK(kept > 100); // most jobs waited for a reservation
-  }
 }
 
 TEST_CASE("conservative backfilling plans a job beyond its depth once a reserved job starts on time")
