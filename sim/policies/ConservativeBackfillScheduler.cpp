@@ -352,6 +352,8 @@ void ConservativeBackfillScheduler::schedule(const ClusterView& view, const std:
   if (plan_stands(events, view.now())) {
     // The jobs planned keep their reservations; those whose time has come start on them, and the
     // plan goes on from where it stopped.
+    if (reservations_.empty())
+      timeline_current_ = false; // nothing lies ahead: jobs start where they fit, as in a new plan
     if (!timeline_current_) {
       plan(view);
       return;
