@@ -282,9 +282,15 @@ bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Hel
       ++reservation.most_wholly_free[pod]; // one more node may be wholly free with the others
     }
   }
-  for (std::size_t pod = 0; pod < pods.size(); ++pod)
-    if (shapes[pod].whole_nodes && reservation.most_wholly_free[pod] >= shapes[pod].nodes)
+  // Where the bound allows it, the count itself, reading the reservation's own hold as taken off.
+  for (std::size_t pod = 0; pod < pods.size(); ++pod) {
+    if (!shapes[pod].whole_nodes || reservation.most_wholly_free[pod] < shapes[pod].nodes)
+      continue;
+    reservation.most_wholly_free[pod] = timeline_->most_wholly_free_before(static_cast<int>(pod), duration,
+                                                                           reservation.from, &reservation.allocation);
+    if (reservation.most_wholly_free[pod] >= shapes[pod].nodes)
       return true;
+  }
   return false;
 }
 

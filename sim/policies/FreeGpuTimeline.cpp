@@ -219,9 +219,19 @@ bool FreeGpuTimeline::node_fits_before(NodeId node, int gpus, double duration_s,
   return open.has_value(); // free for ever from then
 }
 
-int FreeGpuTimeline::most_wholly_free_before(int pod, double duration_s, double before) const
+int FreeGpuTimeline::most_wholly_free_before(int pod, double duration_s, double before,
+                                             const Allocation* taken_off) const
 {
-  return whole_free(pod).most_at_once(duration_s, now_, before);
+  const WholeFreeStretches& stretches = whole_free(pod);
+  if (!taken_off)
+    return stretches.most_at_once(duration_s, now_, before);
+  const NodeId first = topology_.first_node_of_pod(pod);
+  auto& marks = taken_off_scratch_;
+  marks.assign(static_cast<std::size_t>(end_of_pod(pod) - first), 0);
+  for (const Allocation::Part& part : taken_off->parts)
+    if (part.node >= first && part.node < end_of_pod(pod))
+      marks[part.node - first] = 1;
+  return stretches.most_at_once(duration_s, now_, before, marks);
 }
 
 std::optional<FreeGpuTimeline::Slot> FreeGpuTimeline::earliest_in_node(int pod, int gpus, double duration_s) const

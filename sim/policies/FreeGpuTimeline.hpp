@@ -55,8 +55,9 @@ public:
   bool node_fits_before(NodeId node, int gpus, double duration_s, double before,
                         HeldSpan ignored = HeldSpan{0, 0, 0}) const;
   // The most nodes of `pod` wholly free together for `duration_s` from one time in [now, before):
-  // fewer than a job of whole nodes needs if none fits before then.
-  int most_wholly_free_before(int pod, double duration_s, double before) const;
+  // fewer than a job of whole nodes needs if none fits before then. With `taken_off`, read as if
+  // that hold from `before` on (of whole nodes) were not there.
+  int most_wholly_free_before(int pod, double duration_s, double before, const Allocation* taken_off = nullptr) const;
   // Whether earliest(gpus, duration_s) may be now: never false when it is (rarely true when it
   // is not), and cheap when few GPUs are free now.
   bool may_start_now(int gpus, double duration_s) const;
@@ -124,6 +125,7 @@ private:
   mutable std::vector<LevelStretch> fresh_scratch_, moved_scratch_, by_time_scratch_;
   mutable std::vector<double> since_scratch_;
   mutable std::vector<std::size_t> first_scratch_;
+  mutable std::vector<char> taken_off_scratch_; // by node of a pod, for most_wholly_free_before()
 };
 
 } // namespace acmesim

@@ -31,8 +31,8 @@ void WholeFreeStretches::replace(const std::vector<NodeId>& nodes, std::vector<S
     replaced_[node - first_node_] = 0;
 }
 
-template <typename Stop>
-std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, Stop stop) const
+template <typename Endless, typename Stop>
+std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, Endless endless, Stop stop) const
 {
   // A stretch at least `duration_s` long lets the job start on its node at any time in
   // [from, to - duration_s]. The count changes only at the start of one: sweep the starts in
@@ -44,9 +44,9 @@ std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, S
   for (auto opening = by_start_.begin(); opening != by_start_.end();) {
     const double t = begins(*opening);
     for (; opening != by_start_.end() && begins(*opening) == t; ++opening)
-      open += long_enough(*opening) ? 1 : 0;
+      open += endless(*opening) || long_enough(*opening) ? 1 : 0;
     for (; closing != by_end_.end() && closing->to - duration_s < t; ++closing)
-      open -= long_enough(*closing) ? 1 : 0;
+      open -= !endless(*closing) && long_enough(*closing) ? 1 : 0;
     if (stop(t, open))
       return t;
   }
@@ -55,7 +55,8 @@ std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, S
 
 std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, double duration_s, double now) const
 {
-  const auto t = sweep(duration_s, now, [nodes](double, int open) { return open >= nodes; });
+  const auto never = [](const Stretch&) { return false; };
+  const auto t = sweep(duration_s, now, never, [nodes](double, int open) { return open >= nodes; });
   if (!t)
     return std::nullopt;
   const auto long_enough = [&](const Stretch& s) { return s.to - std::max(s.from, now) >= duration_s; };
@@ -68,10 +69,14 @@ std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, d
   return fit;
 }
 
-int WholeFreeStretches::most_at_once(double duration_s, double now, double before) const
+int WholeFreeStretches::most_at_once(double duration_s, double now, double before,
+                                     const std::vector<char>& taken_off) const
 {
+  const auto reaches_on = [&](const Stretch& s) {
+    return !taken_off.empty() && taken_off[s.node - first_node_] != 0 && s.to >= before;
+  };
   int most = 0;
-  sweep(duration_s, now, [&most, before](double t, int open) {
+  sweep(duration_s, now, reaches_on, [&most, before](double t, int open) {
     if (t >= before)
       return true;
     most = std::max(most, open);

@@ -27,14 +27,17 @@ public:
   // The earliest time from `now` on at which `nodes` stretches cover [t, t + duration_s), and
   // those nodes. Stretches that began before `now` are read as beginning at it.
   std::optional<Fit> earliest(int nodes, double duration_s, double now) const;
-  // The most stretches that cover [t, t + duration_s) at one t in [now, before).
-  int most_at_once(double duration_s, double now, double before) const;
+  // The most stretches that cover [t, t + duration_s) at one t in [now, before). A stretch of a
+  // node marked in `taken_off` (by node, from the pod's first; empty: none) that reaches
+  // `before` is read as going on past it: those nodes' reservation from `before`, taken off.
+  int most_at_once(double duration_s, double now, double before, const std::vector<char>& taken_off = {}) const;
 
 private:
   // Sweeps the starts in order, with how many stretches cover [t, t + duration_s) at each start t,
-  // until `stop(t, open)` says so; returns that t.
-  template <typename Stop>
-  std::optional<double> sweep(double duration_s, double now, Stop stop) const;
+  // until `stop(t, open)` says so; returns that t. A stretch `endless(s)` says so of covers every
+  // t from its start on.
+  template <typename Endless, typename Stop>
+  std::optional<double> sweep(double duration_s, double now, Endless endless, Stop stop) const;
   struct ByEnd {
     bool operator()(const Stretch& a, const Stretch& b) const
     {
