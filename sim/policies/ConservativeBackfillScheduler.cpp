@@ -239,16 +239,6 @@ bool ConservativeBackfillScheduler::start_due(const ClusterView& view)
   return true;
 }
 
-std::vector<int> ConservativeBackfillScheduler::most_wholly_free(int gpus, double duration_s, double before) const
-{
-  const auto& pods = mirror().topology().spec().pods;
-  std::vector<int> most(pods.size(), 0);
-  for (std::size_t pod = 0; pod < pods.size(); ++pod)
-    if (job_shape(gpus, pods[pod].gpus_per_node).whole_nodes)
-      most[pod] = timeline_->most_wholly_free_before(static_cast<int>(pod), duration_s, before);
-  return most;
-}
-
 bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Held& reservation)
 {
   const double now = view.now();
@@ -260,6 +250,8 @@ bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Hel
   shapes.clear();
   for (const PodSpec& pod : pods)
     shapes.push_back(job_shape(gpus, pod.gpus_per_node));
+  auto& added = added_scratch_; // by pod: nodes freed since that may be wholly free long enough
+  added.assign(pods.size(), 0);
   // Each node freed since is read once.
   if (node_seen_.size() != topology.node_count())
     node_seen_.assign(topology.node_count(), 0);
@@ -279,16 +271,25 @@ bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Hel
       if (timeline_->node_fits_before(freed.node, gpus, duration, reservation.from, ignored))
         return true; // it fits sooner there
     } else if (own != parts.end() || timeline_->node_fits_before(freed.node, gpus, duration, reservation.from)) {
-      ++reservation.most_wholly_free[pod]; // one more node may be wholly free with the others
+      ++added[pod];
     }
   }
-  // Where the bound allows it, the count itself, reading the reservation's own hold as taken off.
+  // A job of whole nodes: each node freed since adds at most one to the nodes wholly free together
+  // before its start. Only where the last count plus those could reach its size is it counted
+  // again, reading its own nodes as free from where their stretch meets the reservation.
+  auto& most = reservation.most_wholly_free;
+  if (most.empty())
+    most.assign(pods.size(), kNotCounted);
   for (std::size_t pod = 0; pod < pods.size(); ++pod) {
-    if (!shapes[pod].whole_nodes || reservation.most_wholly_free[pod] < shapes[pod].nodes)
+    if (added[pod] == 0)
       continue;
-    reservation.most_wholly_free[pod] = timeline_->most_wholly_free_before(static_cast<int>(pod), duration,
-                                                                           reservation.from, &reservation.allocation);
-    if (reservation.most_wholly_free[pod] >= shapes[pod].nodes)
+    if (most[pod] != kNotCounted && most[pod] + added[pod] < shapes[pod].nodes) {
+      most[pod] += added[pod];
+      continue;
+    }
+    most[pod] = timeline_->most_wholly_free_before(static_cast<int>(pod), duration, reservation.from,
+                                                   &reservation.allocation);
+    if (most[pod] >= shapes[pod].nodes)
       return true;
   }
   return false;
@@ -296,6 +297,8 @@ bool ConservativeBackfillScheduler::may_move_sooner(const ClusterView& view, Hel
 
 void ConservativeBackfillScheduler::compress(const ClusterView& view)
 {
+  if (bookkeeping_ == Bookkeeping::Kept && freed_.empty())
+    return; // nothing was freed since every reservation was last looked at
   const double now = view.now();
   for (std::size_t k = 0; k < reservations_.size();) {
     Held& reservation = reservations_[k];
@@ -309,7 +312,7 @@ void ConservativeBackfillScheduler::compress(const ClusterView& view)
     const double duration = view.estimate_s(reservation.job);
     const auto slot = timeline_->earliest(gpus, duration);
     if (!slot || slot->start >= reservation.from) {
-      reservation.most_wholly_free = most_wholly_free(gpus, duration, reservation.from);
+      reservation.most_wholly_free.clear();
       timeline_->hold(reservation.allocation, reservation.from, reservation.until);
       reservation.looked_at = freed_end();
       ++k;
@@ -323,7 +326,7 @@ void ConservativeBackfillScheduler::compress(const ClusterView& view)
       start_now(view, job, slot->allocation);
       continue;
     }
-    reservation.most_wholly_free = most_wholly_free(gpus, duration, slot->start);
+    reservation.most_wholly_free.clear();
     reservation.allocation = slot->allocation;
     reservation.from = slot->start;
     reservation.until = slot->start + duration;
@@ -425,8 +428,7 @@ void ConservativeBackfillScheduler::plan(const ClusterView& view)
       continue;
     }
     if (slot) { // else it fits nowhere with the nodes in service: planned, without a reservation
-      reservations_.push_back(Held{*id, slot->allocation, slot->start, slot->start + duration, freed_end(),
-                                   most_wholly_free(job.gpus, duration, slot->start)});
+      reservations_.push_back(Held{*id, slot->allocation, slot->start, slot->start + duration, freed_end(), {}});
       timeline_->hold(slot->allocation, slot->start, slot->start + duration);
     }
     ++reserved_;

@@ -89,12 +89,10 @@ private:
   void compress(const ClusterView& view);
   // Whether GPUs freed since `reservation` was last looked at might let it start sooner (never
   // false when they do). A one-node job can start sooner only on a node freed since, with room
-  // for it; a job of whole nodes only where the nodes wholly free together before its start, at
-  // most `most_wholly_free` last time, are now enough, each node freed since adding at most one.
+  // for it there. A job of whole nodes can only where the nodes wholly free together before its
+  // start are now enough: counted when needed, each node freed since adding at most one to the
+  // last count.
   bool may_move_sooner(const ClusterView& view, Held& reservation);
-  // Per pod, the most nodes wholly free together for `duration_s` from a time before `before`
-  // (pods where `gpus` fit on one node: 0).
-  std::vector<int> most_wholly_free(int gpus, double duration_s, double before) const;
   // Starts `job` now where the placement policy puts it among the GPUs free for its whole run
   // (`planned` if it finds none), and puts it on the timeline.
   void start_now(const ClusterView& view, JobId job, const Allocation& planned);
@@ -137,8 +135,11 @@ private:
     Allocation allocation;
     double from, until;
     std::uint64_t looked_at;           // the freed stretches logged before this had been allowed for
-    std::vector<int> most_wholly_free; // by pod, at most, before `from` (jobs of whole nodes)
+    // By pod, at most, the nodes wholly free together before `from` for a job of whole nodes
+    // (kNotCounted; empty: not counted since it was placed).
+    std::vector<int> most_wholly_free;
   };
+  static constexpr int kNotCounted = -1;
   std::vector<Held> reservations_; // the plan's, to take back
   struct Released {
     Allocation allocation;
@@ -157,6 +158,7 @@ private:
   // For may_move_sooner(), kept to spare allocations: the job's shape by pod, and which nodes it
   // has read (those marked with the latest stamp).
   std::vector<JobShape> shapes_scratch_;
+  std::vector<int> added_scratch_;
   std::vector<std::uint64_t> node_seen_;
   std::uint64_t seen_stamp_ = 0;
   bool plan_valid_ = false;
