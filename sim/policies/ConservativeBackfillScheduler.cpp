@@ -91,11 +91,11 @@ void ConservativeBackfillScheduler::on_finished(const ClusterView& view, JobId j
   const std::optional<double> estimated_end = running_.end_of(job);
   running_.ended(job);
   const double now = view.now();
-  // Ended by its estimate: the plan may stand, compressed into the GPUs it frees early.
   if (!estimated_end || *estimated_end < now) {
-    plan_valid_ = false;
+    plan_valid_ = false; // it ran past its estimate: the plan had its end at the moment after
     return;
   }
+  // Ended by its estimate: the plan stands, and is compressed into the GPUs it frees early.
   if (!timeline_current_)
     return; // the plan holds no reservation
   const auto it = running_on_timeline_.find(job);
@@ -204,7 +204,7 @@ bool ConservativeBackfillScheduler::plan_stands(const std::vector<SchedulerEvent
   const auto& ends = running_.by_end();
   if (!plan_valid_ || ends_taken_as_next_moment_ || (!ends.empty() && ends.begin()->first <= now))
     return false;
-  // A job that ended off its estimate made the plan invalid (on_finished).
+  // A job that ended after its estimate made the plan invalid (on_finished).
   return std::all_of(events.begin(), events.end(), [](const SchedulerEvent& e) {
     return e.kind == EventKind::JobSubmitted || e.kind == EventKind::JobFinished;
   });

@@ -28,28 +28,35 @@ namespace acmesim {
 // the plan is compressed (Mu'alem & Feitelson): each reservation in turn, in the plan's order,
 // moves to the earliest time it fits given all the others, if that is sooner (now: it starts, on
 // the nodes the placement policy picks). So a job starts no later than its first reservation
-// said unless a job ran past its estimate, a job was queued again or the cluster changed: then
-// the reservations are worked out anew, in the queue's order. The jobs that entered the queue
-// since a plan was made are planned after every job that was in it, in the order they came (a job
-// its start overhead held back may come after jobs it precedes in the queue). At most
-// backfill_depth queued jobs hold a reservation; the others wait until one of those starts or a
-// new plan is made. A job that starts as it is planned takes the nodes the placement policy picks
-// among those free for its whole estimated run; a reservation in the future is on the tightest
-// node (one-node jobs) or the lowest-numbered wholly free nodes.
-//
-// A compression looks again only at reservations that GPUs freed since their last look could
-// bring forward: each freed stretch (a node, a time span) is logged, and a reservation is taken
-// off and placed again only if a logged node has room for it before its start.
+// said unless a job ran past its estimate, a job was queued again or the cluster changed (or, as
+// a guard, a reservation whose time came found its GPUs taken): then the reservations are worked
+// out anew, in the queue's order. The jobs that entered the queue since a plan was made are
+// planned after every job that was in it, in the order they came (a job its start overhead held
+// back may come after jobs it precedes in the queue). At most backfill_depth queued jobs are
+// planned (a job that fits nowhere with the nodes in service is planned without a reservation);
+// the others wait until one of those starts or a new plan is made. A job that starts as it is
+// planned takes the nodes the placement policy picks among those free for its whole estimated
+// run; a reservation in the future is on the tightest node (one-node jobs) or the
+// lowest-numbered wholly free nodes.
 //
 // A pass plans only as far as a decision needs: once no queued job can start now, planning the
 // others would start none of them. The plan is taken up where it stopped by the next pass that
-// keeps it. A job not planned yet holds no reservation: a compression moves the jobs planned,
-// and the others are planned behind them. So a pass costs what it starts and what it moves, not
-// the queue, on an overloaded cluster. When the plan is made anew, the timeline is the last
-// one with its reservations taken back, unless they held more nodes than the cluster has, a node
-// counted once per reservation on it (then building it anew is cheaper); and its questions about
-// the future are answered from indexes of free stretches (FreeGpuTimeline), not by reading every
-// node.
+// keeps it. A job not planned yet holds no reservation, and a compression moves only the jobs
+// planned: so how far earlier passes planned (each plans at least one more job) can change what
+// a compression does. Runs stay deterministic; planning every job up to the depth would make a
+// plan made anew at every late end (most evaluation trials run past their estimates) cost the
+// whole depth again.
+//
+// What a pass costs: a job end on time, the reservations that start and the jobs planned in
+// their place. A compression looks again only at reservations that the GPUs freed since their
+// last look could bring forward: each freed stretch (a node, a time span) is logged; a one-node
+// job is taken off and placed again only if a logged node has room for it before its start, a
+// job of whole nodes only if the nodes wholly free together before its start could now be
+// enough (counted when needed, each logged node adding at most one to the last count). When the
+// plan is made anew, the timeline is the last one with its reservations taken back, unless they
+// held more nodes than the cluster has, a node counted once per reservation on it (then building
+// it anew is cheaper); and its questions about the future are answered from indexes of free
+// stretches (FreeGpuTimeline), not by reading every node.
 class ConservativeBackfillScheduler final : public QueueScheduler {
 public:
   // How the plan's timeline is kept: from pass to pass, with compressions looking again only at
