@@ -38,7 +38,7 @@ std::optional<double> WholeFreeStretches::sweep(double duration_s, double now, E
   // [from, to - duration_s]. The count changes only at the start of one: sweep the starts in
   // order, closing the stretches that end too soon for a start at that time.
   const auto begins = [now](const Stretch& s) { return std::max(s.from, now); };
-  const auto long_enough = [&](const Stretch& s) { return s.to - begins(s) >= duration_s; };
+  const auto long_enough = [&](const Stretch& s) { return lasts(s, duration_s, now); };
   int open = 0;
   auto closing = by_end_.begin();
   for (auto opening = by_start_.begin(); opening != by_start_.end();) {
@@ -59,10 +59,9 @@ std::optional<WholeFreeStretches::Fit> WholeFreeStretches::earliest(int nodes, d
   const auto t = sweep(duration_s, now, never, [nodes](double, int open) { return open >= nodes; });
   if (!t)
     return std::nullopt;
-  const auto long_enough = [&](const Stretch& s) { return s.to - std::max(s.from, now) >= duration_s; };
   Fit fit{*t, {}};
   for (auto s = by_start_.begin(); s != by_start_.end() && s->from <= *t; ++s)
-    if (long_enough(*s) && *t <= s->to - duration_s)
+    if (lasts(*s, duration_s, now) && *t <= s->to - duration_s)
       fit.nodes.push_back(s->node);
   std::sort(fit.nodes.begin(), fit.nodes.end());
   fit.nodes.resize(static_cast<std::size_t>(nodes));

@@ -5,6 +5,7 @@
 #include "sim/policies/FreeStretchIndex.hpp"
 #include "sim/policy_api/ClusterState.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -38,6 +39,11 @@ private:
   // t from its start on.
   template <typename Endless, typename Stop>
   std::optional<double> sweep(double duration_s, double now, Endless endless, Stop stop) const;
+  // Whether `s`, read from `now` on, is at least `duration_s` long.
+  static bool lasts(const Stretch& s, double duration_s, double now)
+  {
+    return s.to - std::max(s.from, now) >= duration_s;
+  }
   struct ByEnd {
     bool operator()(const Stretch& a, const Stretch& b) const
     {
