@@ -18,18 +18,30 @@ const Registration conservative_backfill(
     {"conservative-backfill",
      "conservative backfilling: every queued job holds a reservation, and a later job starts early only if it "
      "delays none of them",
-     easy_backfill_params()},
+     [] {
+       std::vector<ParamSpec> params = easy_backfill_params();
+       params.push_back({"replan_every_end",
+                         "1: every job end works all reservations out anew from the queue (they may move later; "
+                         "a whole plan per job end); 0: reservations stand, compressed when jobs end early",
+                         0, 0, 1, true});
+       return params;
+     }()},
     [](const PolicyParams& params, const Topology& topology, std::unique_ptr<PlacementPolicy> placement) {
-      return std::make_unique<ConservativeBackfillScheduler>(topology, std::move(placement),
-                                                             params.integer("backfill_depth"));
+      using Conservative = ConservativeBackfillScheduler;
+      return std::make_unique<Conservative>(topology, std::move(placement), params.integer("backfill_depth"),
+                                            Conservative::Bookkeeping::Kept,
+                                            params.integer("replan_every_end") != 0 ? Conservative::AtJobEnd::Replan
+                                                                                    : Conservative::AtJobEnd::Compress);
     });
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(const Topology& topology,
                                                              std::unique_ptr<PlacementPolicy> placement,
-                                                             int backfill_depth, Bookkeeping bookkeeping)
+                                                             int backfill_depth, Bookkeeping bookkeeping,
+                                                             AtJobEnd at_job_end)
     : QueueScheduler(topology, std::move(placement))
     , backfill_depth_(backfill_depth)
     , bookkeeping_(bookkeeping)
+    , at_job_end_(at_job_end)
 {
 }
 
@@ -91,8 +103,8 @@ void ConservativeBackfillScheduler::on_finished(const ClusterView& view, JobId j
   const std::optional<double> estimated_end = running_.end_of(job);
   running_.ended(job);
   const double now = view.now();
-  if (!estimated_end || *estimated_end < now) {
-    plan_valid_ = false; // it ran past its estimate: the plan had its end at the moment after
+  if (at_job_end_ == AtJobEnd::Replan || !estimated_end || *estimated_end < now) {
+    plan_valid_ = false; // made anew: asked to, or it ran past its estimate (the plan had its end sooner)
     return;
   }
   // Ended by its estimate: the plan stands, and is compressed into the GPUs it frees early.

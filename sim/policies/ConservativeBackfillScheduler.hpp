@@ -63,8 +63,14 @@ public:
   // the reservations freed GPUs could bring forward; or built anew for every pass, with every
   // reservation looked at (the same decisions at the cost of the whole cluster: for tests).
   enum class Bookkeeping { Kept, Fresh };
+  // What a job end does to the plan: what is said above (reservations stand, compressed when a
+  // job ends early), or every job end works all reservations out anew from the queue, as this
+  // scheduler did before 2026-11-29 (scheduler.replan_every_end): a reservation may then move
+  // later, and each job end costs a whole plan.
+  enum class AtJobEnd { Compress, Replan };
   ConservativeBackfillScheduler(const Topology& topology, std::unique_ptr<PlacementPolicy> placement,
-                                int backfill_depth, Bookkeeping bookkeeping = Bookkeeping::Kept);
+                                int backfill_depth, Bookkeeping bookkeeping = Bookkeeping::Kept,
+                                AtJobEnd at_job_end = AtJobEnd::Compress);
 
   // When the plan has a queued job start, if it holds a reservation (what `squeue --start` tells a
   // Slurm user).
@@ -132,6 +138,7 @@ private:
 
   int backfill_depth_;
   Bookkeeping bookkeeping_;
+  AtJobEnd at_job_end_;
   EstimatedEnds running_; // the jobs it started
   // The plan: reservations on the timeline (not brought up to date while every job planned has
   // started).
