@@ -5,8 +5,9 @@
 # queued at once. Prints, per model size: trials, replay seconds as the program logs them, trials
 # per second of replay, whole-process seconds and peak RSS. Near-linear means trials per second
 # stays within a small factor as the trials grow a hundredfold. Then conservative-backfill at its
-# default depth on a day of the default scenario (Kalos, 302 nodes) under ever more load, and on
-# scenarios/acme-eval-feedback.yaml: jobs, mean wait, replay, jobs per second of replay.
+# default depth on a day of the default scenario (Kalos, 302 nodes) under ever more load, with
+# right estimates and with estimates twice the run time, and on scenarios/acme-eval-feedback.yaml:
+# jobs, mean wait, replay, jobs per second of replay.
 # Usage: benchmarks/policy-scaling.sh [BUILD_DIR]   (default build-bench; ACMESIM=... to reuse a binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,12 @@ conservative() {
   wait=$(python3 -c "import json; print(f\"{json.load(open('$out/run/summary.json'))['wait_s']['all']['mean']:,.0f} s\")")
   echo "| $label | $figures | $wait |"
 }
-for load in 1 2 5 10 20; do
+for load in 1 2 5 10 20 40; do
   conservative "default, 1 day, load_scale $load" --set workload.synthetic.days=1 --set workload.load_scale=$load
+done
+# Every estimate twice the run time: every job ends early, and each end compresses the plan.
+for load in 5 10 20; do
+  conservative "default, 1 day, load_scale $load, estimates x2" --set workload.synthetic.days=1 \
+    --set workload.load_scale=$load --set workload.estimates=factor --set workload.estimate_factor=2
 done
 conservative "acme-eval-feedback, 2 days" scenarios/acme-eval-feedback.yaml --set workload.synthetic.days=2
