@@ -47,7 +47,7 @@ public:
   // Whether `node` alone has room for its part of such a job (all of `gpus` on one node, or the
   // whole node) for `duration_s` from some time in [now, before), read as if `ignored` (a hold on
   // it, if any) were not there: never false when it does (a microsecond is allowed for
-  // rounding), read from the node's changes alone.
+  // rounding). Reads that node alone: its stretches at that level if kept, else its changes.
   struct HeldSpan {
     int gpus; // 0: none
     double from, until;
