@@ -284,6 +284,31 @@ TEST_CASE("free-GPU timeline: the earliest slot is the one found by trying every
 
 namespace {
 
+// Steps through time as the simulation would: at each instant, the jobs ending then, told in one
+// call (`on_ends(now, ids)`), then those arriving (`on_arrivals(now, jobs)`), then
+// `after_instant(now)`. The callers put the jobs they start into `ends`.
+template <typename OnEnds, typename OnArrivals, typename AfterInstant>
+void step_through(std::multimap<double, Job>& arrivals, std::multimap<double, JobId>& ends, OnEnds on_ends,
+                  OnArrivals on_arrivals, AfterInstant after_instant)
+{
+  while (!arrivals.empty() || !ends.empty()) {
+    const double never = std::numeric_limits<double>::infinity();
+    const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
+                                ends.empty() ? never : ends.begin()->first);
+    std::vector<JobId> ending;
+    for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
+      ending.push_back(end->second);
+    if (!ending.empty())
+      on_ends(now, ending);
+    std::vector<Job> batch;
+    for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
+      batch.push_back(it->second);
+    if (!batch.empty())
+      on_arrivals(now, batch);
+    after_instant(now);
+  }
+}
+
 // Runs random jobs through two schedulers at once, ending each job at its true run time, and
 // requires the same decisions of both at every step. Jobs are given out of id order now and
 // then (a start overhead held them back), and their estimates are requested times: half right,
@@ -340,21 +365,14 @@ void require_same_decisions(HandBuiltView& view_a, ConservativeBackfillScheduler
   };
   int step = 0;
   bool node_down = false;
-  while (!arrivals.empty() || !ends.empty()) {
-    const double never = std::numeric_limits<double>::infinity();
-    const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
-                                ends.empty() ? never : ends.begin()->first);
-    std::vector<JobId> ending;
-    for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
-      ending.push_back(end->second);
-    if (!ending.empty())
-      check_same(view_a.finish(a, now, ending), view_b.finish(b, now, ending), now);
+  const auto on_ends = [&](double now, const std::vector<JobId>& ending) {
+    check_same(view_a.finish(a, now, ending), view_b.finish(b, now, ending), now);
     finished += ending.size();
-    std::vector<Job> batch;
-    for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
-      batch.push_back(it->second);
-    if (!batch.empty())
-      check_same(view_a.submit(a, now, batch), view_b.submit(b, now, batch), now);
+  };
+  const auto on_arrivals = [&](double now, const std::vector<Job>& batch) {
+    check_same(view_a.submit(a, now, batch), view_b.submit(b, now, batch), now);
+  };
+  step_through(arrivals, ends, on_ends, on_arrivals, [&](double now) {
     if (++step % 23 == 0 && !ends.empty() && !arrivals.empty()) {
       const JobId id = ends.begin()->second; // interrupted: it starts over when it starts again
       ends.erase(ends.begin());
@@ -368,7 +386,7 @@ void require_same_decisions(HandBuiltView& view_a, ConservativeBackfillScheduler
         node_down ? view->take_down(1) : view->bring_up(1);
       tell_both(now, {node_down ? EventKind::NodeDown : EventKind::NodeUp, now, 0, 1});
     }
-  }
+  });
   CHECK(finished == 300);
   CHECK(moved_sooner > 10);
 }
@@ -434,21 +452,11 @@ AgainstFirstReservation run_against_first_reservation(const ClusterSpec& spec, i
       if (const std::optional<double> at = conservative.reserved_start(id))
         first_reserved.emplace(id, *at);
   };
-  while (!arrivals.empty() || !ends.empty()) {
-    const double never = std::numeric_limits<double>::infinity();
-    const double now = std::min(arrivals.empty() ? never : arrivals.begin()->first,
-                                ends.empty() ? never : ends.begin()->first);
-    std::vector<JobId> ending;
-    for (auto end = ends.begin(); end != ends.end() && end->first == now; end = ends.erase(end))
-      ending.push_back(end->second);
-    if (!ending.empty())
-      after(view.finish(conservative, now, ending), now);
-    std::vector<Job> batch;
-    for (auto it = arrivals.begin(); it != arrivals.end() && it->first == now; it = arrivals.erase(it))
-      batch.push_back(it->second);
-    if (!batch.empty())
-      after(view.submit(conservative, now, batch), now);
-  }
+  step_through(
+      arrivals, ends,
+      [&](double now, const std::vector<JobId>& ending) { after(view.finish(conservative, now, ending), now); },
+      [&](double now, const std::vector<Job>& batch) { after(view.submit(conservative, now, batch), now); },
+      [](double) {});
   return counts;
 }
 
